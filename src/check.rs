@@ -1,0 +1,714 @@
+//! Static checks before running: names, numbers of arguments, and the types that can be seen
+//! without running. Every error found is reported, not only the first.
+
+use rustc_hash::FxHashMap;
+
+use crate::error::Error;
+use crate::eval::builtins;
+use crate::eval::value::{shape_of, Shape, Value};
+use crate::eval::Globals;
+use crate::game::octal::Octal;
+use crate::span::Span;
+use crate::syntax::ast::{
+    BinaryOp, Binder, BinderKind, Expr, ExprKind, GameDecl, GameDef, Ident, Rule, StateShape, Stmt,
+    StmtKind, UnaryOp, UpdateOp,
+};
+
+/// What the checker knows of a value's type; `Unknown` never causes an error.
+#[derive(Clone, Debug, PartialEq)]
+enum Ty {
+    Int,
+    Bool,
+    Str,
+    Range,
+    Set,
+    List,
+    Box,
+    Game(Shape),
+    Family(usize, Shape),
+    Position,
+    Unknown,
+}
+
+impl Ty {
+    fn of(value: &Value) -> Ty {
+        match value {
+            Value::Int(_) => Ty::Int,
+            Value::Bool(_) => Ty::Bool,
+            Value::Str(_) => Ty::Str,
+            Value::Range { .. } => Ty::Range,
+            Value::Set(_) => Ty::Set,
+            Value::List(_) => Ty::List,
+            Value::Box { .. } => Ty::Box,
+            Value::Game(g) => Ty::Game(g.shape.clone()),
+            Value::Family(f) => Ty::Family(f.arity, f.shape.clone()),
+            Value::Position(_) => Ty::Position,
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Ty::Int => "an integer",
+            Ty::Bool => "a boolean",
+            Ty::Str => "a string",
+            Ty::Range => "a range",
+            Ty::Set => "a set",
+            Ty::List => "a list",
+            Ty::Box => "a box",
+            Ty::Game(_) => "a game",
+            Ty::Family(..) => "a game family (needs parameters)",
+            Ty::Position => "a position",
+            Ty::Unknown => "a value",
+        }
+    }
+}
+
+/// A state variable of the game being checked: its name and whether it is a list.
+struct StateVar {
+    name: String,
+    list: bool,
+}
+
+struct Checker<'g> {
+    globals: &'g Globals,
+    declared: FxHashMap<String, Ty>,
+    locals: Vec<(String, Ty)>,
+    state: Vec<StateVar>,
+    heap_game: bool,
+    errors: Vec<Error>,
+}
+
+/// Checks statements that will run after everything in `globals` is defined.
+pub fn check(statements: &[Stmt], globals: &Globals) -> Result<(), Vec<Error>> {
+    let mut checker = Checker {
+        globals,
+        declared: FxHashMap::default(),
+        locals: Vec::new(),
+        state: Vec::new(),
+        heap_game: false,
+        errors: Vec::new(),
+    };
+    for statement in statements {
+        checker.statement(statement);
+    }
+    if checker.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(checker.errors)
+    }
+}
+
+impl Checker<'_> {
+    fn lookup(&self, name: &str) -> Option<Ty> {
+        if let Some((_, ty)) = self.locals.iter().rev().find(|(n, _)| n == name) {
+            return Some(ty.clone());
+        }
+        if let Some(ty) = self.declared.get(name) {
+            return Some(ty.clone());
+        }
+        self.globals.get(name).map(Ty::of)
+    }
+
+    fn known_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.locals.iter().map(|(n, _)| n.clone()).collect();
+        names.extend(self.declared.keys().cloned());
+        names.extend(self.globals.keys().cloned());
+        names.extend(builtins::BUILTINS.iter().map(|(n, _)| n.to_string()));
+        names
+    }
+
+    fn unknown(&mut self, name: &str, span: Span) {
+        let nearest = self
+            .known_names()
+            .into_iter()
+            .map(|n| (strsim::damerau_levenshtein(name, &n), n))
+            .filter(|(d, n)| *d <= 2.max(name.len() / 3) && *d < n.len().max(name.len()))
+            .min();
+        let help = match nearest {
+            Some((_, n)) => format!("did you mean `{n}`?"),
+            None => "declare it with `let` or `game` before using it".to_string(),
+        };
+        self.errors.push(Error::UnknownName {
+            name: name.to_string(),
+            span,
+            help,
+        });
+    }
+
+    fn expect(&mut self, expr: &Expr, wanted: &[Ty], what: &'static str, help: &str) -> Ty {
+        let ty = self.expr(expr);
+        if ty != Ty::Unknown
+            && !wanted.contains(&ty)
+            && !matches!((&ty, wanted.first()), (Ty::Game(_), Some(Ty::Game(_))))
+        {
+            self.errors
+                .push(Error::type_mismatch(what, ty.name(), expr.span, help));
+        }
+        ty
+    }
+
+    fn statement(&mut self, stmt: &Stmt) {
+        match &stmt.kind {
+            StmtKind::Let { name, value } => {
+                let ty = self.expr(value);
+                self.declared.insert(name.name.clone(), ty);
+            }
+            StmtKind::Game(decl) => self.game(decl),
+            StmtKind::Query { target, .. } => {
+                self.expect(
+                    target,
+                    &[Ty::Position],
+                    "a position",
+                    "write a game with a state, e.g. `nim[3, 4, 5]`",
+                );
+            }
+            StmtKind::Sequence { game, range } => {
+                self.game_arg(
+                    game,
+                    Shape::Heaps,
+                    "a heap game",
+                    "`sequence` takes a game played on one heap",
+                );
+                self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=83`");
+            }
+            StmtKind::Table { game, rows, cols } | StmtKind::Ppos { game, rows, cols } => {
+                self.game_arg(
+                    game,
+                    Shape::Tuple(2),
+                    "a game of two counters",
+                    "a game declared `on (a, b)`",
+                );
+                self.expect(rows, &[Ty::Range], "a range", "write e.g. `0..10`");
+                self.expect(cols, &[Ty::Range], "a range", "write e.g. `0..10`");
+            }
+            StmtKind::Check { condition, binders } => {
+                let depth = self.locals.len();
+                self.binders(binders);
+                self.expect(
+                    condition,
+                    &[Ty::Bool],
+                    "a boolean",
+                    "`check` needs a condition that is true or false",
+                );
+                self.locals.truncate(depth);
+            }
+            StmtKind::Assert(condition) => {
+                self.expect(
+                    condition,
+                    &[Ty::Bool],
+                    "a boolean",
+                    "`assert` needs a condition that is true or false",
+                );
+            }
+            StmtKind::Print(expr) | StmtKind::Expr(expr) => {
+                self.expr(expr);
+            }
+        }
+    }
+
+    fn game_arg(&mut self, game: &Expr, shape: Shape, what: &'static str, help: &str) {
+        match self.expr(game) {
+            Ty::Unknown => {}
+            Ty::Game(s) if s == shape => {}
+            Ty::Family(arity, _) => self.errors.push(Error::Arity {
+                name: describe(game),
+                expected: crate::eval::expr::plural(arity, "parameter"),
+                found: 0,
+                span: game.span,
+                help: "give the game its parameters, e.g. `bash(3)`".into(),
+            }),
+            other => self
+                .errors
+                .push(Error::type_mismatch(what, other.name(), game.span, help)),
+        }
+    }
+
+    fn game(&mut self, decl: &GameDecl) {
+        let mut seen: Vec<&Ident> = Vec::new();
+        let mut state_names: Vec<&Ident> = Vec::new();
+        if let GameDef::Rules { state, .. } = &decl.def {
+            match state {
+                StateShape::Heap(n) | StateShape::List(n) => state_names.push(n),
+                StateShape::Tuple(names) => state_names.extend(names),
+            }
+        }
+        for name in decl.params.iter().chain(state_names.iter().copied()) {
+            if let Some(first) = seen.iter().find(|s| s.name == name.name) {
+                self.errors.push(Error::Duplicate {
+                    name: name.name.clone(),
+                    span: name.span,
+                    first: first.span,
+                });
+            }
+            seen.push(name);
+        }
+        let depth = self.locals.len();
+        for param in &decl.params {
+            self.locals.push((param.name.clone(), Ty::Unknown));
+        }
+        match &decl.def {
+            GameDef::Rules { state, rules, .. } => {
+                self.heap_game = matches!(state, StateShape::Heap(_));
+                let list = matches!(state, StateShape::List(_));
+                self.state = state_names
+                    .iter()
+                    .map(|n| StateVar {
+                        name: n.name.clone(),
+                        list,
+                    })
+                    .collect();
+                for var in state_names {
+                    self.locals
+                        .push((var.name.clone(), if list { Ty::List } else { Ty::Int }));
+                }
+                for rule in rules {
+                    self.rule(rule);
+                }
+                self.state.clear();
+            }
+            GameDef::Octal { code, span } => {
+                if let Err(reason) = Octal::parse(&decl.name.name, code) {
+                    self.errors.push(Error::Octal {
+                        code: code.clone(),
+                        reason,
+                        span: *span,
+                    });
+                }
+            }
+            GameDef::Subtraction { set } => {
+                self.expect(
+                    set,
+                    &[Ty::Set, Ty::Range, Ty::List],
+                    "a set, list or range",
+                    "write e.g. `subtraction {1, 3, 4}` or `subtraction 1..`",
+                );
+            }
+            GameDef::Graph { .. } => {}
+        }
+        self.locals.truncate(depth);
+        let ty = if decl.params.is_empty() {
+            Ty::Game(shape_of(decl))
+        } else {
+            Ty::Family(decl.params.len(), shape_of(decl))
+        };
+        self.declared.insert(decl.name.name.clone(), ty);
+    }
+
+    fn rule(&mut self, rule: &Rule) {
+        let depth = self.locals.len();
+        self.binders(&rule.binders);
+        if let Some(condition) = &rule.condition {
+            self.expect(
+                condition,
+                &[Ty::Bool],
+                "a boolean",
+                "a rule's `if` needs a condition",
+            );
+        }
+        for update in &rule.updates {
+            let value = self.expr(&update.value);
+            if let Some(i) = &update.index {
+                self.expect(i, &[Ty::Int], "an integer", "an index is an integer");
+            }
+            let Some(var) = self.state.iter().find(|v| v.name == update.target.name) else {
+                let names: Vec<String> =
+                    self.state.iter().map(|v| format!("`{}`", v.name)).collect();
+                self.errors.push(Error::invalid(
+                    format!("`{}` is not part of the state", update.target.name),
+                    update.target.span,
+                    format!("a rule updates the state: {}", names.join(", ")),
+                ));
+                continue;
+            };
+            if update.index.is_some() && !var.list {
+                self.errors.push(Error::invalid(
+                    format!("`{}` is a counter, not a list", var.name),
+                    update.span,
+                    "only the state of a list game (`on s[]`) is indexed",
+                ));
+            }
+            if value == Ty::List && update.index.is_none() && !var.list {
+                if !self.heap_game || update.op != UpdateOp::Assign {
+                    self.errors.push(Error::invalid(
+                        format!("`{}` is a counter and cannot take a list", var.name),
+                        update.value.span,
+                        "only a heap game (`on n`) splits its heap: `n = [a, b]`",
+                    ));
+                }
+            }
+        }
+        self.locals.truncate(depth);
+    }
+
+    fn binders(&mut self, binders: &[Binder]) {
+        for binder in binders {
+            let domain = self.expr(&binder.value);
+            let ty = match binder.kind {
+                BinderKind::Let => domain,
+                BinderKind::In => match domain {
+                    Ty::Range | Ty::Set => Ty::Int,
+                    Ty::Box => Ty::List,
+                    Ty::List | Ty::Unknown => Ty::Unknown,
+                    other => {
+                        self.errors.push(Error::type_mismatch(
+                            "a range, set, list or box",
+                            other.name(),
+                            binder.value.span,
+                            "`x in ...` needs something to go through",
+                        ));
+                        Ty::Unknown
+                    }
+                },
+            };
+            self.locals.push((binder.name.name.clone(), ty));
+        }
+    }
+
+    fn expr(&mut self, expr: &Expr) -> Ty {
+        match &expr.kind {
+            ExprKind::Int(_) => Ty::Int,
+            ExprKind::Bool(_) => Ty::Bool,
+            ExprKind::Str(_) => Ty::Str,
+            ExprKind::Var(name) => match self.lookup(name) {
+                Some(ty) => ty,
+                None => {
+                    if builtins::is_builtin(name) {
+                        self.errors.push(Error::invalid(
+                            format!("`{name}` is a function"),
+                            expr.span,
+                            format!("call it: `{name}(...)`"),
+                        ));
+                    } else {
+                        self.unknown(name, expr.span);
+                    }
+                    Ty::Unknown
+                }
+            },
+            ExprKind::List(items) => {
+                for item in items {
+                    self.expr(item);
+                }
+                Ty::List
+            }
+            ExprKind::Set(items) => {
+                for item in items {
+                    self.expect(item, &[Ty::Int], "an integer", "sets hold integers");
+                }
+                Ty::Set
+            }
+            ExprKind::Unary(op, operand) => match op {
+                UnaryOp::Neg => {
+                    self.expect(operand, &[Ty::Int], "an integer", "`-` negates an integer");
+                    Ty::Int
+                }
+                UnaryOp::Not => {
+                    self.expect(
+                        operand,
+                        &[Ty::Bool],
+                        "a boolean",
+                        "`not` works on true and false",
+                    );
+                    Ty::Bool
+                }
+                UnaryOp::Misere => {
+                    self.expect(
+                        operand,
+                        &[Ty::Position],
+                        "a position",
+                        "`misere` takes a position, e.g. `misere nim[1, 1]`",
+                    );
+                    Ty::Position
+                }
+            },
+            ExprKind::Binary(op, left, right) => self.binary(*op, left, right),
+            ExprKind::Range { start, end, .. } => {
+                self.expect(
+                    start,
+                    &[Ty::Int, Ty::List],
+                    "an integer",
+                    "a range starts at an integer",
+                );
+                match end {
+                    None => Ty::Range,
+                    Some(end) => match self.expect(
+                        end,
+                        &[Ty::Int, Ty::List],
+                        "an integer or a list",
+                        "a range ends at an integer (a list makes a box)",
+                    ) {
+                        Ty::List => Ty::Box,
+                        Ty::Int => Ty::Range,
+                        _ => Ty::Unknown,
+                    },
+                }
+            }
+            ExprKind::If {
+                condition,
+                then,
+                otherwise,
+            } => {
+                self.expect(
+                    condition,
+                    &[Ty::Bool],
+                    "a boolean",
+                    "`if` needs a condition",
+                );
+                let a = self.expr(then);
+                let b = self.expr(otherwise);
+                if a == b {
+                    a
+                } else {
+                    Ty::Unknown
+                }
+            }
+            ExprKind::Call { callee, args } => self.call(callee, args, expr.span),
+            ExprKind::Index { target, args } => self.index(target, args, expr.span),
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, left: &Expr, right: &Expr) -> Ty {
+        let a = self.expr(left);
+        let b = self.expr(right);
+        let bool_op = matches!(op, BinaryOp::And | BinaryOp::Or);
+        if bool_op {
+            for (ty, e) in [(&a, left), (&b, right)] {
+                if !matches!(ty, Ty::Bool | Ty::Unknown) {
+                    self.errors.push(Error::type_mismatch(
+                        "a boolean",
+                        ty.name(),
+                        e.span,
+                        format!("`{}` works on true and false", op.symbol()),
+                    ));
+                }
+            }
+            return Ty::Bool;
+        }
+        if matches!(op, BinaryOp::Eq | BinaryOp::Ne) {
+            return Ty::Bool;
+        }
+        let allowed: &[Ty] = match op {
+            BinaryOp::Add => &[Ty::Int, Ty::List, Ty::Position],
+            BinaryOp::Sub => &[Ty::Int, Ty::List],
+            _ => &[Ty::Int],
+        };
+        let mut result = Ty::Unknown;
+        for (ty, e) in [(&a, left), (&b, right)] {
+            if *ty != Ty::Unknown && !allowed.contains(ty) {
+                let expected = match op {
+                    BinaryOp::Add => "integers, lists of equal length, or positions",
+                    BinaryOp::Sub => "integers or lists of equal length",
+                    _ => "integers",
+                };
+                self.errors.push(Error::type_mismatch(
+                    expected,
+                    ty.name(),
+                    e.span,
+                    format!("`{}` works on {expected}", op.symbol()),
+                ));
+            } else if *ty != Ty::Unknown {
+                result = ty.clone();
+            }
+        }
+        if a != Ty::Unknown
+            && b != Ty::Unknown
+            && a != b
+            && allowed.contains(&a)
+            && allowed.contains(&b)
+        {
+            self.errors.push(Error::type_mismatch(
+                a.name(),
+                b.name(),
+                right.span,
+                format!("both sides of `{}` must be of the same kind", op.symbol()),
+            ));
+        }
+        match op {
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => Ty::Bool,
+            _ => result,
+        }
+    }
+
+    fn call(&mut self, callee: &Expr, args: &[Expr], span: Span) -> Ty {
+        if let ExprKind::Var(name) = &callee.kind {
+            if self.lookup(name).is_none() {
+                if let Some(arities) = builtins::arities(name) {
+                    if !arities.contains(&args.len()) {
+                        self.errors.push(Error::Arity {
+                            name: name.clone(),
+                            expected: builtins::describe_arity(arities),
+                            found: args.len(),
+                            span,
+                            help: format!("see `{name}` in LANGUAGE.md"),
+                        });
+                    }
+                    let arg_types: Vec<Ty> = args.iter().map(|a| self.expr(a)).collect();
+                    let on_positions = matches!(
+                        name.as_str(),
+                        "grundy" | "outcome" | "options" | "wins" | "state"
+                    );
+                    for (ty, arg) in arg_types.iter().zip(args) {
+                        let bad = match ty {
+                            Ty::Unknown => false,
+                            Ty::Position => !on_positions,
+                            _ => on_positions,
+                        };
+                        if bad {
+                            let expected = if on_positions {
+                                "a position"
+                            } else {
+                                "an integer or a list"
+                            };
+                            self.errors.push(Error::type_mismatch(
+                                expected,
+                                ty.name(),
+                                arg.span,
+                                format!("`{name}` takes {expected}"),
+                            ));
+                        }
+                    }
+                    return match name.as_str() {
+                        "outcome" => Ty::Str,
+                        "options" | "wins" | "state" => Ty::List,
+                        _ => Ty::Int,
+                    };
+                }
+            }
+        }
+        let callee_ty = self.expr(callee);
+        for arg in args {
+            self.expr(arg);
+        }
+        match callee_ty {
+            Ty::Family(arity, shape) => {
+                if arity != args.len() {
+                    self.errors.push(Error::Arity {
+                        name: describe(callee),
+                        expected: crate::eval::expr::plural(arity, "parameter"),
+                        found: args.len(),
+                        span,
+                        help: format!("`{}` is declared with {arity}", describe(callee)),
+                    });
+                }
+                Ty::Game(shape)
+            }
+            Ty::Unknown => Ty::Unknown,
+            other => {
+                self.errors.push(Error::type_mismatch(
+                    "a function or a game with parameters",
+                    other.name(),
+                    callee.span,
+                    "only built-in functions and games declared with parameters can be called",
+                ));
+                Ty::Unknown
+            }
+        }
+    }
+
+    fn index(&mut self, target: &Expr, args: &[Expr], span: Span) -> Ty {
+        let target_ty = self.expr(target);
+        match target_ty {
+            Ty::Game(shape) => {
+                let mut counters = 0;
+                let mut exact = true;
+                for arg in args {
+                    if let (Shape::Nodes(nodes), ExprKind::Var(name)) = (&shape, &arg.kind) {
+                        if nodes.contains(name) {
+                            counters += 1;
+                            continue;
+                        }
+                    }
+                    match self.expr(arg) {
+                        Ty::Int => counters += 1,
+                        Ty::List | Ty::Unknown => exact = false,
+                        Ty::Str if matches!(shape, Shape::Nodes(_)) => counters += 1,
+                        other => self.errors.push(Error::type_mismatch(
+                            "an integer or a list of integers",
+                            other.name(),
+                            arg.span,
+                            "a position's brackets hold its heaps or counters",
+                        )),
+                    }
+                }
+                if let Shape::Tuple(width) = shape {
+                    if exact && counters != width {
+                        self.errors.push(Error::Arity {
+                            name: describe(target),
+                            expected: crate::eval::expr::plural(width, "counter"),
+                            found: counters,
+                            span,
+                            help: format!(
+                                "a position of `{}` is one state of {width} counters",
+                                describe(target)
+                            ),
+                        });
+                    }
+                }
+                Ty::Position
+            }
+            Ty::Family(arity, _) => {
+                for arg in args {
+                    self.expr(arg);
+                }
+                self.errors.push(Error::Arity {
+                    name: describe(target),
+                    expected: crate::eval::expr::plural(arity, "parameter"),
+                    found: 0,
+                    span: target.span,
+                    help: format!(
+                        "give the parameters before the state: `{}(...)[...]`",
+                        describe(target)
+                    ),
+                });
+                Ty::Position
+            }
+            Ty::List | Ty::Unknown => {
+                for arg in args {
+                    if target_ty == Ty::List {
+                        self.expect(
+                            arg,
+                            &[Ty::Int, Ty::Range],
+                            "an integer index or a range",
+                            "`s[i]` or `s[i..j]`",
+                        );
+                    } else {
+                        self.expr(arg);
+                    }
+                }
+                if target_ty == Ty::List && args.len() != 1 {
+                    self.errors.push(Error::Arity {
+                        name: "list index".into(),
+                        expected: "one index".into(),
+                        found: args.len(),
+                        span,
+                        help: "write `s[i]` or a slice `s[i..j]`".into(),
+                    });
+                }
+                match args.first().map(|a| &a.kind) {
+                    Some(ExprKind::Range { .. }) => Ty::List,
+                    _ => Ty::Unknown,
+                }
+            }
+            other => {
+                for arg in args {
+                    self.expr(arg);
+                }
+                self.errors.push(Error::type_mismatch(
+                    "a list or a game",
+                    other.name(),
+                    target.span,
+                    "`x[...]` indexes a list or builds a position of a game",
+                ));
+                Ty::Unknown
+            }
+        }
+    }
+}
+
+/// A short name for an expression in messages: the variable or callee name.
+fn describe(expr: &Expr) -> String {
+    match &expr.kind {
+        ExprKind::Var(name) => name.clone(),
+        ExprKind::Call { callee, .. } | ExprKind::Index { target: callee, .. } => describe(callee),
+        _ => "this".to_string(),
+    }
+}

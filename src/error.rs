@@ -1,0 +1,289 @@
+//! Every error the interpreter reports, as one `miette` diagnostic enum.
+
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, NamedSource, Report};
+use thiserror::Error;
+
+use crate::span::Span;
+
+/// An error found while parsing, checking or running a program. Each carries the span of the
+/// source it is about; the source text itself is attached when the error is rendered.
+#[derive(Clone, Debug, Error, Diagnostic, PartialEq)]
+pub enum Error {
+    /// The input does not follow the grammar: `let = 3`.
+    #[error("syntax error: {message}")]
+    #[diagnostic(
+        code(grundy::syntax),
+        help("see LANGUAGE.md for the form of each statement")
+    )]
+    Syntax {
+        message: String,
+        #[label("{label}")]
+        span: Span,
+        label: String,
+    },
+
+    /// The input stops in the middle of a statement: `game g on n {`. The REPL asks for
+    /// another line; a file reports it.
+    #[error("unexpected end of input: {message}")]
+    #[diagnostic(
+        code(grundy::unfinished),
+        help("finish the statement (a closing bracket or brace may be missing)")
+    )]
+    Unfinished {
+        message: String,
+        #[label("input ends here")]
+        span: Span,
+    },
+
+    /// An integer literal that does not fit in 64 bits: `99999999999999999999`.
+    #[error("integer literal out of range")]
+    #[diagnostic(
+        code(grundy::literal),
+        help("integers are 64-bit signed: at most 9223372036854775807")
+    )]
+    Literal {
+        #[label("too large")]
+        span: Span,
+    },
+
+    /// A name that is not declared: `grundy nmi[3]`.
+    #[error("unknown name `{name}`")]
+    #[diagnostic(code(grundy::unknown_name), help("{help}"))]
+    UnknownName {
+        name: String,
+        #[label("not declared")]
+        span: Span,
+        help: String,
+    },
+
+    /// A game or function given the wrong number of arguments: `bash(1, 2)`, `min()`.
+    #[error("`{name}` takes {expected}, but {found} given")]
+    #[diagnostic(code(grundy::arity), help("{help}"))]
+    Arity {
+        name: String,
+        expected: String,
+        found: usize,
+        #[label("{found} given here")]
+        span: Span,
+        help: String,
+    },
+
+    /// A value of the wrong type: `1 + true`, `grundy(3)`.
+    #[error("type mismatch: expected {expected}, found {found}")]
+    #[diagnostic(code(grundy::type_mismatch), help("{help}"))]
+    Type {
+        expected: String,
+        found: String,
+        #[label("this is {found}")]
+        span: Span,
+        help: String,
+    },
+
+    /// A name declared twice where that is not allowed: `game g on (a, a) { }`.
+    #[error("`{name}` is declared twice")]
+    #[diagnostic(code(grundy::duplicate), help("rename one of them"))]
+    Duplicate {
+        name: String,
+        #[label("second declaration")]
+        span: Span,
+        #[label("first declaration")]
+        first: Span,
+    },
+
+    /// A statement or update that cannot be used where it stands: `s[0] -= 1` in a heap game,
+    /// `n = [1, 2]` in a tuple game, a game declared with no rules.
+    #[error("{message}")]
+    #[diagnostic(code(grundy::invalid), help("{help}"))]
+    Invalid {
+        message: String,
+        #[label("here")]
+        span: Span,
+        help: String,
+    },
+
+    /// A move that leaves a counter below zero: `game g on n { for k in 0..=n+1 { n -= k } }`.
+    #[error("a move leaves a negative counter: {state}")]
+    #[diagnostic(
+        code(grundy::negative_counter),
+        help("bound the rule so every counter stays >= 0, e.g. `for k in 1..=n`")
+    )]
+    NegativeCounter {
+        state: String,
+        #[label("this rule produced it")]
+        span: Span,
+    },
+
+    /// Arithmetic that leaves the 64-bit range: `2^63`, `9223372036854775807 + 1`.
+    #[error("integer overflow in `{operation}`")]
+    #[diagnostic(
+        code(grundy::overflow),
+        help("integers are 64-bit signed; results never wrap")
+    )]
+    Overflow {
+        operation: String,
+        #[label("overflows")]
+        span: Span,
+    },
+
+    /// `/` or `%` by zero: `1 / 0`.
+    #[error("division by zero")]
+    #[diagnostic(
+        code(grundy::division_by_zero),
+        help("the divisor here evaluates to 0")
+    )]
+    DivisionByZero {
+        #[label("divisor is 0")]
+        span: Span,
+    },
+
+    /// An index outside a list: `[1, 2][5]`.
+    #[error("index {index} is out of range for a list of length {len}")]
+    #[diagnostic(code(grundy::index), help("lists are indexed from 0 to len - 1"))]
+    Index {
+        index: i64,
+        len: usize,
+        #[label("out of range")]
+        span: Span,
+    },
+
+    /// A game whose moves return to an earlier position: `game g on n { for k in 0..1 { n += 0 } }`.
+    #[error("the game loops: a move returns to an earlier position")]
+    #[diagnostic(
+        code(grundy::loops),
+        help("the loop is {cycle}; loopy games are not supported yet, so every move must lead towards an end")
+    )]
+    Loop {
+        cycle: String,
+        #[label("while solving this")]
+        span: Span,
+    },
+
+    /// A search that visits more states than allowed: `grundy nim[10^9]`.
+    #[error("the search went over the state limit of {limit} states")]
+    #[diagnostic(
+        code(grundy::state_limit),
+        help("raise the limit with `--max-states N` on the command line")
+    )]
+    StateLimit {
+        limit: usize,
+        #[label("while solving this")]
+        span: Span,
+    },
+
+    /// A value too large to hold: `0..10^12` as a list, a box with too many elements.
+    #[error("{what} is too large: {size} elements (the limit is {limit})")]
+    #[diagnostic(
+        code(grundy::too_large),
+        help("work on a smaller range, or raise the limit with `--max-states N`")
+    )]
+    TooLarge {
+        what: String,
+        size: String,
+        limit: usize,
+        #[label("here")]
+        span: Span,
+    },
+
+    /// An octal code that is not one: `octal 0.08`, `octal 0.`.
+    #[error("malformed octal code `{code}`: {reason}")]
+    #[diagnostic(
+        code(grundy::octal),
+        help("an octal code is digits 0-7 with one point, as in Winning Ways: 0.07, 0.137, 4.07")
+    )]
+    Octal {
+        code: String,
+        reason: String,
+        #[label("here")]
+        span: Span,
+    },
+
+    /// An `assert` whose condition is false: `assert 1 == 2`.
+    #[error("assertion failed")]
+    #[diagnostic(code(grundy::assert_failed), help("{detail}"))]
+    AssertFailed {
+        detail: String,
+        #[label("this is false")]
+        span: Span,
+    },
+
+    /// A `check` that found a counterexample: `check n % 2 == 0 for n in 0..3`.
+    #[error("check failed after {held} case(s) held: {bindings}")]
+    #[diagnostic(code(grundy::check_failed), help("{detail}"))]
+    CheckFailed {
+        held: u64,
+        bindings: String,
+        detail: String,
+        #[label("false here")]
+        span: Span,
+    },
+
+    /// A file that cannot be read: `grundy missing.game`.
+    #[error("cannot read `{path}`: {reason}")]
+    #[diagnostic(code(grundy::io), help("check the path and its permissions"))]
+    Io { path: String, reason: String },
+
+    /// Ctrl-C during a computation.
+    #[error("interrupted")]
+    #[diagnostic(code(grundy::interrupted))]
+    Interrupted,
+}
+
+impl Error {
+    pub fn syntax(message: impl Into<String>, label: impl Into<String>, span: Span) -> Error {
+        Error::Syntax {
+            message: message.into(),
+            label: label.into(),
+            span,
+        }
+    }
+
+    pub fn type_mismatch(
+        expected: impl Into<String>,
+        found: impl Into<String>,
+        span: Span,
+        help: impl Into<String>,
+    ) -> Error {
+        Error::Type {
+            expected: expected.into(),
+            found: found.into(),
+            span,
+            help: help.into(),
+        }
+    }
+
+    pub fn invalid(message: impl Into<String>, span: Span, help: impl Into<String>) -> Error {
+        Error::Invalid {
+            message: message.into(),
+            span,
+            help: help.into(),
+        }
+    }
+
+    pub fn overflow(operation: impl Into<String>, span: Span) -> Error {
+        Error::Overflow {
+            operation: operation.into(),
+            span,
+        }
+    }
+
+    pub fn is_unfinished(&self) -> bool {
+        matches!(self, Error::Unfinished { .. })
+    }
+}
+
+/// Renders errors against their source as plain text (no colour), `width` columns wide.
+pub fn render(errors: &[Error], name: &str, source: &str, width: usize, colour: bool) -> String {
+    let theme = if colour {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(width);
+    let mut out = String::new();
+    for error in errors {
+        let report =
+            Report::new(error.clone()).with_source_code(NamedSource::new(name, source.to_string()));
+        let _ = handler.render_report(&mut out, report.as_ref());
+    }
+    out
+}

@@ -1,0 +1,742 @@
+//! Expression evaluation, shared by statements and by the rules of games.
+
+use std::rc::Rc;
+
+use super::builtins;
+use super::value::{Family, GameValue, PositionValue, Shape, Value};
+use crate::error::Error;
+use crate::game::{Engine, Part, Position, SolveError};
+use crate::span::Span;
+use crate::syntax::ast::{BinaryOp, Binder, BinderKind, Expr, ExprKind, UnaryOp};
+
+/// What an expression can reach beyond its local variables. Statements have the whole session;
+/// the rules of a game only the globals.
+pub trait Host {
+    fn global(&self, name: &str) -> Option<Value>;
+    fn instantiate(
+        &mut self,
+        family: &Family,
+        args: Vec<Value>,
+        span: Span,
+    ) -> Result<Value, Error>;
+    /// The engine, where positions may be built and solved (not inside rules).
+    fn engine(&mut self) -> Option<&mut Engine>;
+    fn interrupted(&self) -> bool;
+    /// The most elements a list built from a range or box may have.
+    fn max_elements(&self) -> usize;
+}
+
+/// Evaluates expressions with a stack of local bindings over a host.
+pub struct Eval<'h, 'a> {
+    pub host: &'h mut dyn Host,
+    locals: Vec<(&'a str, Value)>,
+    steps: u32,
+}
+
+/// Whether to go on with the next binding of a `for` or `check`.
+pub enum Flow {
+    Continue,
+    Stop,
+}
+
+pub fn solve_error(error: SolveError, span: Span) -> Error {
+    match error {
+        SolveError::Rule(e) => e,
+        SolveError::Loop(cycle) => Error::Loop {
+            cycle: cycle.join(" -> "),
+            span,
+        },
+        SolveError::StateLimit(limit) => Error::StateLimit { limit, span },
+        SolveError::Interrupted => Error::Interrupted,
+    }
+}
+
+fn type_error(expected: &str, found: &Value, span: Span) -> Error {
+    Error::type_mismatch(
+        expected,
+        found.type_name(),
+        span,
+        format!("this needs {expected}"),
+    )
+}
+
+impl<'h, 'a> Eval<'h, 'a> {
+    pub fn new(host: &'h mut dyn Host) -> Eval<'h, 'a> {
+        Eval {
+            host,
+            locals: Vec::new(),
+            steps: 0,
+        }
+    }
+
+    pub fn push(&mut self, name: &'a str, value: Value) {
+        self.locals.push((name, value));
+    }
+
+    pub fn pop(&mut self) {
+        self.locals.pop();
+    }
+
+    /// Replaces the innermost binding of `name`.
+    pub fn set(&mut self, name: &str, value: Value) {
+        if let Some(slot) = self.locals.iter_mut().rev().find(|(n, _)| *n == name) {
+            slot.1 = value;
+        }
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<Value> {
+        self.locals
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.clone())
+            .or_else(|| self.host.global(name))
+    }
+
+    pub fn tick(&mut self) -> Result<(), Error> {
+        self.steps = self.steps.wrapping_add(1);
+        if self.steps % 4096 == 0 && self.host.interrupted() {
+            return Err(Error::Interrupted);
+        }
+        Ok(())
+    }
+
+    pub fn engine(&mut self, span: Span) -> Result<&mut Engine, Error> {
+        self.host.engine().ok_or_else(|| {
+            Error::invalid(
+                "positions cannot be built or solved inside the rules of a game",
+                span,
+                "rules see the state, the parameters and the global values; compute values outside",
+            )
+        })
+    }
+
+    pub fn int(&mut self, expr: &'a Expr) -> Result<i64, Error> {
+        match self.eval(expr)? {
+            Value::Int(n) => Ok(n),
+            other => Err(type_error("an integer", &other, expr.span)),
+        }
+    }
+
+    pub fn bool(&mut self, expr: &'a Expr) -> Result<bool, Error> {
+        match self.eval(expr)? {
+            Value::Bool(b) => Ok(b),
+            other => Err(type_error("a boolean", &other, expr.span)),
+        }
+    }
+
+    pub fn position(&mut self, expr: &'a Expr) -> Result<Rc<PositionValue>, Error> {
+        match self.eval(expr)? {
+            Value::Position(p) => Ok(p),
+            other => Err(Error::type_mismatch(
+                "a position",
+                other.type_name(),
+                expr.span,
+                "a position is a game with a state in brackets, e.g. `nim[3, 4, 5]`",
+            )),
+        }
+    }
+
+    pub fn eval(&mut self, expr: &'a Expr) -> Result<Value, Error> {
+        let span = expr.span;
+        match &expr.kind {
+            ExprKind::Int(n) => Ok(Value::Int(*n)),
+            ExprKind::Bool(b) => Ok(Value::Bool(*b)),
+            ExprKind::Str(s) => Ok(Value::str(s)),
+            ExprKind::Var(name) => self.lookup(name).ok_or_else(|| Error::UnknownName {
+                name: name.clone(),
+                span,
+                help: "declare it with `let` or `game` before using it".into(),
+            }),
+            ExprKind::List(items) => {
+                let values = items
+                    .iter()
+                    .map(|e| self.eval(e))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(Value::list(values))
+            }
+            ExprKind::Set(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                for item in items {
+                    values.push(self.int(item)?);
+                }
+                values.sort_unstable();
+                values.dedup();
+                Ok(Value::Set(Rc::new(values)))
+            }
+            ExprKind::Unary(op, operand) => self.unary(*op, operand, span),
+            ExprKind::Binary(op, left, right) => self.binary(*op, left, right, span),
+            ExprKind::Range {
+                start,
+                end,
+                inclusive,
+            } => self.range(start, end.as_deref(), *inclusive, span),
+            ExprKind::If {
+                condition,
+                then,
+                otherwise,
+            } => {
+                if self.bool(condition)? {
+                    self.eval(then)
+                } else {
+                    self.eval(otherwise)
+                }
+            }
+            ExprKind::Call { callee, args } => self.call(callee, args, span),
+            ExprKind::Index { target, args } => self.index(target, args, span),
+        }
+    }
+
+    fn unary(&mut self, op: UnaryOp, operand: &'a Expr, span: Span) -> Result<Value, Error> {
+        match op {
+            UnaryOp::Neg => {
+                let n = self.int(operand)?;
+                n.checked_neg()
+                    .map(Value::Int)
+                    .ok_or_else(|| Error::overflow(format!("-({n})"), span))
+            }
+            UnaryOp::Not => Ok(Value::Bool(!self.bool(operand)?)),
+            UnaryOp::Misere => {
+                let p = self.position(operand)?;
+                Ok(Value::Position(Rc::new(PositionValue {
+                    position: Position::new(p.position.parts.clone(), true),
+                    games: p.games.clone(),
+                })))
+            }
+        }
+    }
+
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        left: &'a Expr,
+        right: &'a Expr,
+        span: Span,
+    ) -> Result<Value, Error> {
+        match op {
+            BinaryOp::And => return Ok(Value::Bool(self.bool(left)? && self.bool(right)?)),
+            BinaryOp::Or => return Ok(Value::Bool(self.bool(left)? || self.bool(right)?)),
+            _ => {}
+        }
+        let a = self.eval(left)?;
+        let b = self.eval(right)?;
+        combine(op, &a, &b, span, left.span, right.span)
+    }
+
+    fn range(
+        &mut self,
+        start: &'a Expr,
+        end: Option<&'a Expr>,
+        inclusive: bool,
+        _span: Span,
+    ) -> Result<Value, Error> {
+        let low = self.eval(start)?;
+        let Some(end) = end else {
+            return match low {
+                Value::Int(start) => Ok(Value::Range { start, last: None }),
+                other => Err(type_error("an integer", &other, start.span)),
+            };
+        };
+        let high = self.eval(end)?;
+        let last = |n: i64| if inclusive { Some(n) } else { n.checked_sub(1) };
+        match (low, high) {
+            (Value::Int(start), Value::Int(end)) => Ok(match last(end) {
+                Some(last) => Value::Range {
+                    start,
+                    last: Some(last),
+                },
+                None => Value::Range {
+                    start: 0,
+                    last: Some(-1),
+                },
+            }),
+            (low, Value::List(items)) => {
+                let mut high = Vec::with_capacity(items.len());
+                for item in items.iter() {
+                    match item {
+                        Value::Int(n) => high.push(
+                            last(*n).ok_or_else(|| Error::overflow("range end - 1", end.span))?,
+                        ),
+                        other => return Err(type_error("a list of integers", other, end.span)),
+                    }
+                }
+                let low = match low {
+                    Value::Int(n) => vec![n; high.len()],
+                    Value::List(items) if items.len() == high.len() => items
+                        .iter()
+                        .map(|v| match v {
+                            Value::Int(n) => Ok(*n),
+                            other => Err(type_error("a list of integers", other, start.span)),
+                        })
+                        .collect::<Result<_, _>>()?,
+                    other => {
+                        return Err(type_error(
+                            &format!("an integer or a list of {} integers", high.len()),
+                            &other,
+                            start.span,
+                        ))
+                    }
+                };
+                Ok(Value::Box {
+                    low: Rc::new(low),
+                    high: Rc::new(high),
+                })
+            }
+            (Value::Int(_), other) => Err(type_error(
+                "an integer (or a list, for a box)",
+                &other,
+                end.span,
+            )),
+            (other, _) => Err(type_error("an integer", &other, start.span)),
+        }
+    }
+
+    fn call(&mut self, callee: &'a Expr, args: &'a [Expr], span: Span) -> Result<Value, Error> {
+        if let ExprKind::Var(name) = &callee.kind {
+            if self.lookup(name).is_none() && builtins::is_builtin(name) {
+                return builtins::call(self, name, args, callee.span, span);
+            }
+        }
+        match self.eval(callee)? {
+            Value::Family(family) => {
+                if args.len() != family.arity {
+                    return Err(Error::Arity {
+                        name: family.name.clone(),
+                        expected: plural(family.arity, "parameter"),
+                        found: args.len(),
+                        span,
+                        help: format!(
+                            "write `{}({})`",
+                            family.name,
+                            vec!["_"; family.arity].join(", ")
+                        ),
+                    });
+                }
+                let values = args
+                    .iter()
+                    .map(|e| self.eval(e))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.host.instantiate(&family, values, span)
+            }
+            other => Err(Error::type_mismatch(
+                "a function or a game with parameters",
+                other.type_name(),
+                callee.span,
+                "only built-in functions and games declared with parameters can be called",
+            )),
+        }
+    }
+
+    fn index(&mut self, target: &'a Expr, args: &'a [Expr], span: Span) -> Result<Value, Error> {
+        let value = self.eval(target)?;
+        match value {
+            Value::List(items) => {
+                let [arg] = args else {
+                    return Err(Error::Arity {
+                        name: "list index".into(),
+                        expected: "one index".into(),
+                        found: args.len(),
+                        span,
+                        help: "write `s[i]` or a slice `s[i..j]`".into(),
+                    });
+                };
+                match self.eval(arg)? {
+                    Value::Int(i) => usize::try_from(i)
+                        .ok()
+                        .and_then(|u| items.get(u).cloned())
+                        .ok_or(Error::Index {
+                            index: i,
+                            len: items.len(),
+                            span: arg.span,
+                        }),
+                    Value::Range { start, last } => {
+                        let len = items.len() as i64;
+                        let last = last.unwrap_or(len - 1);
+                        if start < 0 || start > len || last >= len {
+                            let index = if start < 0 || start > len {
+                                start
+                            } else {
+                                last
+                            };
+                            return Err(Error::Index {
+                                index,
+                                len: items.len(),
+                                span: arg.span,
+                            });
+                        }
+                        let slice = if last < start {
+                            Vec::new()
+                        } else {
+                            items[start as usize..=last as usize].to_vec()
+                        };
+                        Ok(Value::list(slice))
+                    }
+                    other => Err(type_error("an integer index or a range", &other, arg.span)),
+                }
+            }
+            Value::Game(game) => self.make_position(&game, args, span),
+            Value::Family(family) => Err(Error::Arity {
+                name: family.name.clone(),
+                expected: plural(family.arity, "parameter"),
+                found: 0,
+                span: target.span,
+                help: format!(
+                    "give the parameters before the state: `{}({})[...]`",
+                    family.name,
+                    vec!["_"; family.arity].join(", ")
+                ),
+            }),
+            other => Err(Error::type_mismatch(
+                "a list or a game",
+                other.type_name(),
+                target.span,
+                "`x[...]` indexes a list or builds a position of a game",
+            )),
+        }
+    }
+
+    fn make_position(
+        &mut self,
+        game: &Rc<GameValue>,
+        args: &'a [Expr],
+        span: Span,
+    ) -> Result<Value, Error> {
+        let mut numbers = Vec::new();
+        for arg in args {
+            if let (Shape::Nodes(nodes), ExprKind::Var(name)) = (&game.shape, &arg.kind) {
+                if let Some(i) = nodes.iter().position(|n| n == name) {
+                    numbers.push((i as i64, arg.span));
+                    continue;
+                }
+            }
+            match self.eval(arg)? {
+                Value::Int(n) => numbers.push((n, arg.span)),
+                Value::List(items) => {
+                    for item in items.iter() {
+                        match item {
+                            Value::Int(n) => numbers.push((*n, arg.span)),
+                            other => return Err(type_error("a list of integers", other, arg.span)),
+                        }
+                    }
+                }
+                Value::Str(name) if matches!(game.shape, Shape::Nodes(_)) => {
+                    let Shape::Nodes(nodes) = &game.shape else {
+                        unreachable!()
+                    };
+                    let i = nodes.iter().position(|n| **n == *name).ok_or_else(|| {
+                        Error::UnknownName {
+                            name: name.to_string(),
+                            span: arg.span,
+                            help: format!("the nodes of {} are {}", game.display, nodes.join(", ")),
+                        }
+                    })?;
+                    numbers.push((i as i64, arg.span));
+                }
+                other => {
+                    return Err(type_error(
+                        "an integer or a list of integers",
+                        &other,
+                        arg.span,
+                    ))
+                }
+            }
+        }
+        for &(n, at) in &numbers {
+            if n < 0 {
+                return Err(Error::invalid(
+                    format!("a counter of a position must be >= 0, not {n}"),
+                    at,
+                    "heaps and counters are non-negative",
+                ));
+            }
+            if let Shape::Nodes(nodes) = &game.shape {
+                if n as usize >= nodes.len() {
+                    return Err(Error::invalid(
+                        format!("{} has no node number {n}", game.display),
+                        at,
+                        format!("the nodes of {} are {}", game.display, nodes.join(", ")),
+                    ));
+                }
+            }
+        }
+        if let Shape::Tuple(width) = game.shape {
+            if numbers.len() != width {
+                return Err(Error::Arity {
+                    name: game.display.clone(),
+                    expected: plural(width, "counter"),
+                    found: numbers.len(),
+                    span,
+                    help: format!(
+                        "a position of {} is one state of {width} counters",
+                        game.display
+                    ),
+                });
+            }
+        }
+        let engine = self.engine(span)?;
+        let parts: Vec<Part> = match game.shape {
+            Shape::Heaps | Shape::Nodes(_) => numbers
+                .iter()
+                .map(|&(n, _)| engine.part(game.id, vec![n]))
+                .collect(),
+            Shape::Tuple(_) | Shape::List => {
+                vec![engine.part(game.id, numbers.iter().map(|&(n, _)| n).collect())]
+            }
+        };
+        Ok(Value::Position(Rc::new(PositionValue {
+            position: Position::new(parts, false),
+            games: vec![game.clone()],
+        })))
+    }
+
+    /// Runs `body` once per binding of `binders`, innermost last, until it says stop.
+    pub fn for_each(
+        &mut self,
+        binders: &'a [Binder],
+        body: &mut dyn FnMut(&mut Self) -> Result<Flow, Error>,
+    ) -> Result<Flow, Error> {
+        let Some((first, rest)) = binders.split_first() else {
+            return body(self);
+        };
+        let name = first.name.name.as_str();
+        let domain = self.eval(&first.value)?;
+        if first.kind == BinderKind::Let {
+            self.push(name, domain);
+            let flow = self.for_each(rest, body);
+            self.pop();
+            return flow;
+        }
+        let mut each = |this: &mut Self, value: Value| -> Result<Flow, Error> {
+            this.tick()?;
+            this.push(name, value);
+            let flow = this.for_each(rest, body);
+            this.pop();
+            flow
+        };
+        match domain {
+            Value::Range {
+                start,
+                last: Some(last),
+            } => {
+                let mut x = start;
+                while x <= last {
+                    if let Flow::Stop = each(self, Value::Int(x))? {
+                        return Ok(Flow::Stop);
+                    }
+                    match x.checked_add(1) {
+                        Some(next) => x = next,
+                        None => break,
+                    }
+                }
+            }
+            Value::Set(items) => {
+                for &x in items.iter() {
+                    if let Flow::Stop = each(self, Value::Int(x))? {
+                        return Ok(Flow::Stop);
+                    }
+                }
+            }
+            Value::List(items) => {
+                for x in items.iter() {
+                    if let Flow::Stop = each(self, x.clone())? {
+                        return Ok(Flow::Stop);
+                    }
+                }
+            }
+            Value::Box { low, high } => {
+                if low.iter().zip(high.iter()).any(|(l, h)| l > h) {
+                    return Ok(Flow::Continue);
+                }
+                let mut current: Vec<i64> = low.to_vec();
+                loop {
+                    let value = Value::list(current.iter().map(|&x| Value::Int(x)).collect());
+                    if let Flow::Stop = each(self, value)? {
+                        return Ok(Flow::Stop);
+                    }
+                    let mut i = current.len();
+                    loop {
+                        if i == 0 {
+                            return Ok(Flow::Continue);
+                        }
+                        i -= 1;
+                        if current[i] < high[i] {
+                            current[i] += 1;
+                            break;
+                        }
+                        current[i] = low[i];
+                    }
+                }
+            }
+            other => {
+                return Err(Error::type_mismatch(
+                    "a range, set, list or box",
+                    other.type_name(),
+                    first.value.span,
+                    if matches!(other, Value::Range { last: None, .. }) {
+                        "an open range `a..` has no end to stop at"
+                    } else {
+                        "`x in ...` needs something to go through"
+                    },
+                ))
+            }
+        }
+        Ok(Flow::Continue)
+    }
+}
+
+/// `a op b` for every operator but `and` and `or`: integers, lists element by element, sums of
+/// positions, and equality of any two values.
+pub fn combine(
+    op: BinaryOp,
+    a: &Value,
+    b: &Value,
+    span: Span,
+    left: Span,
+    right: Span,
+) -> Result<Value, Error> {
+    match (op, a, b) {
+        (BinaryOp::Eq, _, _) => Ok(Value::Bool(a == b)),
+        (BinaryOp::Ne, _, _) => Ok(Value::Bool(a != b)),
+        (_, Value::Int(x), Value::Int(y)) => int_op(op, *x, *y, span, right).map(|v| match op {
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => Value::Bool(v != 0),
+            _ => Value::Int(v),
+        }),
+        (BinaryOp::Add | BinaryOp::Sub, Value::List(xs), Value::List(ys)) => {
+            list_op(op, xs, ys, left, right, span)
+        }
+        (BinaryOp::Add, Value::Position(p), Value::Position(q)) => {
+            let mut games = p.games.clone();
+            for g in &q.games {
+                if !games.iter().any(|h| h.id == g.id) {
+                    games.push(g.clone());
+                }
+            }
+            Ok(Value::Position(Rc::new(PositionValue {
+                position: p.position.sum(&q.position),
+                games,
+            })))
+        }
+        _ => {
+            let expected = match op {
+                BinaryOp::Add => "integers, lists of equal length, or positions",
+                BinaryOp::Sub => "integers or lists of equal length",
+                _ => "integers",
+            };
+            let (bad, bad_span) = match (a, op) {
+                (Value::Int(_), _) => (b, right),
+                (Value::List(_), BinaryOp::Add | BinaryOp::Sub) if matches!(b, Value::List(_)) => {
+                    (b, right)
+                }
+                (Value::List(_), BinaryOp::Add | BinaryOp::Sub) => (b, right),
+                (Value::Position(_), BinaryOp::Add) => (b, right),
+                _ => (a, left),
+            };
+            Err(Error::type_mismatch(
+                expected,
+                bad.type_name(),
+                bad_span,
+                format!("`{}` works on {expected}", op.symbol()),
+            ))
+        }
+    }
+}
+
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+fn int_op(op: BinaryOp, x: i64, y: i64, span: Span, divisor_span: Span) -> Result<i64, Error> {
+    let overflow = || Error::overflow(format!("{x} {} {y}", op.symbol()), span);
+    let result = match op {
+        BinaryOp::Add => x.checked_add(y),
+        BinaryOp::Sub => x.checked_sub(y),
+        BinaryOp::Mul => x.checked_mul(y),
+        BinaryOp::Div | BinaryOp::Rem => {
+            if y == 0 {
+                return Err(Error::DivisionByZero { span: divisor_span });
+            }
+            if op == BinaryOp::Div {
+                x.checked_div_euclid(y)
+            } else {
+                x.checked_rem_euclid(y)
+            }
+        }
+        BinaryOp::Pow => {
+            if y < 0 {
+                return Err(Error::invalid(
+                    format!("negative exponent in `{x} ^ {y}`"),
+                    span,
+                    "`^` is integer power: the exponent must be >= 0",
+                ));
+            }
+            match x {
+                0 | 1 => Some(if y == 0 { 1 } else { x }),
+                -1 => Some(if y % 2 == 0 { 1 } else { -1 }),
+                _ => u32::try_from(y).ok().and_then(|e| x.checked_pow(e)),
+            }
+        }
+        BinaryOp::Shl | BinaryOp::Shr => {
+            if !(0..64).contains(&y) {
+                return Err(Error::invalid(
+                    format!("shift by {y}"),
+                    span,
+                    "shifts take an amount from 0 to 63",
+                ));
+            }
+            if op == BinaryOp::Shr {
+                Some(x >> y)
+            } else {
+                let shifted = x << y;
+                (shifted >> y == x).then_some(shifted)
+            }
+        }
+        BinaryOp::BitAnd => Some(x & y),
+        BinaryOp::BitOr => Some(x | y),
+        BinaryOp::Xor => Some(x ^ y),
+        BinaryOp::Lt => Some((x < y) as i64),
+        BinaryOp::Le => Some((x <= y) as i64),
+        BinaryOp::Gt => Some((x > y) as i64),
+        BinaryOp::Ge => Some((x >= y) as i64),
+        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::And | BinaryOp::Or => {
+            unreachable!("handled before")
+        }
+    };
+    result.ok_or_else(overflow)
+}
+
+fn list_op(
+    op: BinaryOp,
+    xs: &[Value],
+    ys: &[Value],
+    left: Span,
+    right: Span,
+    span: Span,
+) -> Result<Value, Error> {
+    if xs.len() != ys.len() {
+        return Err(Error::invalid(
+            format!(
+                "`{}` on lists of different lengths ({} and {})",
+                op.symbol(),
+                xs.len(),
+                ys.len()
+            ),
+            span,
+            "element-wise `+` and `-` need lists of equal length",
+        ));
+    }
+    let mut out = Vec::with_capacity(xs.len());
+    for (x, y) in xs.iter().zip(ys) {
+        match (x, y) {
+            (Value::Int(a), Value::Int(b)) => {
+                out.push(Value::Int(int_op(op, *a, *b, span, right)?))
+            }
+            (Value::Int(_), other) => return Err(type_error("a list of integers", other, right)),
+            (other, _) => return Err(type_error("a list of integers", other, left)),
+        }
+    }
+    Ok(Value::list(out))
+}

@@ -1,0 +1,519 @@
+//! Running checked programs: declarations, positions, queries and their answers.
+
+pub mod builtins;
+pub mod expr;
+mod rules;
+pub mod value;
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+use std::sync::atomic::Ordering;
+
+use rustc_hash::FxHashMap;
+
+use self::expr::{solve_error, Eval, Flow, Host};
+use self::rules::RuleGame;
+use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
+use crate::error::Error;
+use crate::game::graph::Graph;
+use crate::game::octal::Octal;
+use crate::game::subtraction::Subtraction;
+use crate::game::{Engine, Game, Limits, Part};
+use crate::span::Span;
+use crate::syntax::ast::{
+    BinaryOp, Binder, Expr, ExprKind, GameDecl, GameDef, Query, Stmt, StmtKind,
+};
+
+/// The global names of a session and their values.
+pub type Globals = FxHashMap<String, Value>;
+
+/// The state of a run or REPL session: globals, declared games, their instances and the engine
+/// that holds every solved value.
+pub struct Interpreter {
+    globals: Rc<RefCell<Globals>>,
+    decls: Vec<Rc<GameDecl>>,
+    instances: FxHashMap<(usize, Vec<Value>), Rc<GameValue>>,
+    engine: Engine,
+}
+
+impl Host for Interpreter {
+    fn global(&self, name: &str) -> Option<Value> {
+        self.globals.borrow().get(name).cloned()
+    }
+
+    fn instantiate(
+        &mut self,
+        family: &Family,
+        args: Vec<Value>,
+        span: Span,
+    ) -> Result<Value, Error> {
+        self.instance(family.decl, args, span).map(Value::Game)
+    }
+
+    fn engine(&mut self) -> Option<&mut Engine> {
+        Some(&mut self.engine)
+    }
+
+    fn interrupted(&self) -> bool {
+        self.engine.limits.interrupt.load(Ordering::Relaxed)
+    }
+
+    fn max_elements(&self) -> usize {
+        self.engine.limits.max_states
+    }
+}
+
+impl Interpreter {
+    pub fn new(limits: Limits) -> Interpreter {
+        Interpreter {
+            globals: Rc::new(RefCell::new(Globals::default())),
+            decls: Vec::new(),
+            instances: FxHashMap::default(),
+            engine: Engine::new(limits),
+        }
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.engine.limits
+    }
+
+    /// The global names and their values, for the checker and for completion.
+    pub fn globals(&self) -> std::cell::Ref<'_, Globals> {
+        self.globals.borrow()
+    }
+
+    /// Runs statements in order, writing answers to `out`; stops at the first error.
+    pub fn execute(&mut self, statements: &[Stmt], out: &mut dyn Write) -> Result<(), Error> {
+        for statement in statements {
+            self.statement(statement, out)?;
+        }
+        Ok(())
+    }
+
+    fn statement(&mut self, stmt: &Stmt, out: &mut dyn Write) -> Result<(), Error> {
+        let text = match &stmt.kind {
+            StmtKind::Let { name, value } => {
+                let value = Eval::new(self).eval(value)?;
+                self.globals.borrow_mut().insert(name.name.clone(), value);
+                return Ok(());
+            }
+            StmtKind::Game(decl) => return self.declare(decl),
+            StmtKind::Query { query, target } => self.query(*query, target)?,
+            StmtKind::Sequence { game, range } => self.sequence(game, range)?,
+            StmtKind::Table { game, rows, cols } => self.table(game, rows, cols, false)?,
+            StmtKind::Ppos { game, rows, cols } => self.table(game, rows, cols, true)?,
+            StmtKind::Check { condition, binders } => self.check(condition, binders, stmt.span)?,
+            StmtKind::Assert(condition) => {
+                let mut eval = Eval::new(self);
+                if eval.bool(condition)? {
+                    return Ok(());
+                }
+                return Err(Error::AssertFailed {
+                    detail: explain(&mut eval, condition),
+                    span: condition.span,
+                });
+            }
+            StmtKind::Print(expr) => match Eval::new(self).eval(expr)? {
+                Value::Str(s) => s.to_string(),
+                other => other.to_string(),
+            },
+            StmtKind::Expr(expr) => match Eval::new(self).eval(expr)? {
+                Value::Position(p) => {
+                    let value = self
+                        .engine
+                        .value(&p.position)
+                        .map_err(|e| solve_error(e, expr.span))?;
+                    format!("{p}: grundy {value}, {}", outcome(value))
+                }
+                other => other.to_string(),
+            },
+        };
+        let _ = writeln!(out, "{text}");
+        Ok(())
+    }
+
+    fn declare(&mut self, decl: &GameDecl) -> Result<(), Error> {
+        self.decls.push(Rc::new(decl.clone()));
+        let index = self.decls.len() - 1;
+        let value = if decl.params.is_empty() {
+            Value::Game(self.instance(index, Vec::new(), decl.name.span)?)
+        } else {
+            Value::Family(Rc::new(Family {
+                name: decl.name.name.clone(),
+                decl: index,
+                arity: decl.params.len(),
+                shape: shape_of(decl),
+            }))
+        };
+        self.globals
+            .borrow_mut()
+            .insert(decl.name.name.clone(), value);
+        Ok(())
+    }
+
+    /// The instance of declaration `index` with these parameters, made once per run.
+    fn instance(
+        &mut self,
+        index: usize,
+        args: Vec<Value>,
+        span: Span,
+    ) -> Result<Rc<GameValue>, Error> {
+        let key = (index, args);
+        if let Some(game) = self.instances.get(&key) {
+            return Ok(game.clone());
+        }
+        let decl = self.decls[index].clone();
+        let args = key.1.clone();
+        let display = if args.is_empty() {
+            decl.name.name.clone()
+        } else {
+            let shown: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            format!("{}({})", decl.name.name, shown.join(", "))
+        };
+        let shape = shape_of(&decl);
+        let game: Rc<dyn Game> = match &decl.def {
+            GameDef::Rules { .. } => {
+                let limits = &self.engine.limits;
+                let game = RuleGame::new(
+                    display.clone(),
+                    decl.clone(),
+                    args.clone(),
+                    self.globals.clone(),
+                    limits.interrupt.clone(),
+                    limits.max_states,
+                );
+                Rc::new(game)
+            }
+            GameDef::Octal { code, span } => {
+                let octal = Octal::parse(&display, code).map_err(|reason| Error::Octal {
+                    code: code.clone(),
+                    reason,
+                    span: *span,
+                })?;
+                Rc::new(octal)
+            }
+            GameDef::Subtraction { set } => Rc::new(self.subtraction(&decl, &display, &args, set)?),
+            GameDef::Graph { lines } => {
+                let mut graph = Graph::new(&display);
+                for line in lines {
+                    let from = graph.node(&line.from.name);
+                    for to in &line.to {
+                        let to = graph.node(&to.name);
+                        graph.edge(from, to);
+                    }
+                }
+                Rc::new(graph)
+            }
+        };
+        let _ = span;
+        let id = self.engine.add_game(game);
+        let value = Rc::new(GameValue { display, id, shape });
+        self.instances.insert(key, value.clone());
+        Ok(value)
+    }
+
+    fn subtraction(
+        &mut self,
+        decl: &GameDecl,
+        display: &str,
+        args: &[Value],
+        set: &Expr,
+    ) -> Result<Subtraction, Error> {
+        let mut eval = Eval::new(self);
+        for (param, value) in decl.params.iter().zip(args) {
+            eval.push(&param.name, value.clone());
+        }
+        let (finite, open_from) =
+            match eval.eval(set)? {
+                Value::Range { start, last: None } => (Vec::new(), Some(start)),
+                Value::Range { .. } | Value::Set(_) | Value::List(_) => {
+                    (builtins::ints(&mut eval, set)?, None)
+                }
+                other => return Err(Error::type_mismatch(
+                    "a set, list or range of positive integers",
+                    other.type_name(),
+                    set.span,
+                    "write e.g. `subtraction {1, 3, 4}`, `subtraction 1..=4` or `subtraction 1..`",
+                )),
+            };
+        if let Some(bad) = finite.iter().chain(&open_from).find(|&&s| s < 1) {
+            return Err(Error::invalid(
+                format!("a subtraction set holds positive integers, not {bad}"),
+                set.span,
+                "every move takes at least one token",
+            ));
+        }
+        Ok(Subtraction::new(display, finite, open_from))
+    }
+
+    fn query(&mut self, query: Query, target: &Expr) -> Result<String, Error> {
+        let p = Eval::new(self).position(target)?;
+        let span = target.span;
+        let engine = &mut self.engine;
+        let fail = |e| solve_error(e, span);
+        Ok(match query {
+            Query::Grundy => engine.value(&p.position).map_err(fail)?.to_string(),
+            Query::Outcome => outcome(engine.value(&p.position).map_err(fail)?).to_string(),
+            Query::Moves => {
+                let moves = engine.moves(&p.position).map_err(fail)?;
+                let mut values: Vec<u64> = moves.iter().map(|m| m.value).collect();
+                let rows: Vec<(String, String)> = moves
+                    .iter()
+                    .map(|m| (show(&p, &m.result.parts), m.value.to_string()))
+                    .collect();
+                let mex = crate::game::mex(&mut values);
+                let convention = if p.position.misere { "misère " } else { "" };
+                let head = format!(
+                    "{p}: {} option{}, {convention}mex {mex}",
+                    rows.len(),
+                    if rows.len() == 1 { "" } else { "s" }
+                );
+                format!("{head}{}", aligned(&rows))
+            }
+            Query::Win => {
+                let wins = engine.wins(&p.position).map_err(fail)?;
+                if wins.is_empty() {
+                    format!("{p} is a P-position: every move loses")
+                } else {
+                    let rows: Vec<(String, String)> = wins
+                        .iter()
+                        .map(|m| {
+                            let part = &p.position.parts[m.part];
+                            (
+                                format!(
+                                    "component {}: {} -> {}",
+                                    m.part,
+                                    p.show_part(part),
+                                    show(&p, &m.to)
+                                ),
+                                format!("leaves {}", show(&p, &m.result.parts)),
+                            )
+                        })
+                        .collect();
+                    let count = rows.len();
+                    format!(
+                        "{p} is an N-position: {count} winning move{}{}",
+                        if count == 1 { "" } else { "s" },
+                        aligned(&rows)
+                    )
+                }
+            }
+        })
+    }
+
+    fn heap_game(&mut self, game: &Expr, what: &str) -> Result<Rc<GameValue>, Error> {
+        match Eval::new(self).eval(game)? {
+            Value::Game(g) if g.shape == Shape::Heaps => Ok(g),
+            other => Err(Error::type_mismatch(
+                "a heap game",
+                other.type_name(),
+                game.span,
+                format!("`{what}` takes a game played on one heap, e.g. `kayles`, `bash(3)`"),
+            )),
+        }
+    }
+
+    fn finite_range(&mut self, range: &Expr) -> Result<(i64, i64), Error> {
+        match Eval::new(self).eval(range)? {
+            Value::Range {
+                start,
+                last: Some(last),
+            } => {
+                if start < 0 {
+                    return Err(Error::invalid(
+                        format!("the range starts at {start}, below 0"),
+                        range.span,
+                        "heaps and counters are non-negative",
+                    ));
+                }
+                Ok((start, last))
+            }
+            other => Err(Error::type_mismatch(
+                "a finite range",
+                other.type_name(),
+                range.span,
+                "write e.g. `0..=83` or `0..10`",
+            )),
+        }
+    }
+
+    fn sequence(&mut self, game: &Expr, range: &Expr) -> Result<String, Error> {
+        let game = self.heap_game(game, "sequence")?;
+        let (start, last) = self.finite_range(range)?;
+        let mut values = Vec::new();
+        for n in start..=last.max(start - 1) {
+            let part = Part {
+                game: game.id,
+                state: Box::new([n]),
+            };
+            values.push(
+                self.engine
+                    .part_value(&part)
+                    .map_err(|e| solve_error(e, range.span))?,
+            );
+        }
+        let mut text = format!("{} {start}..={last}:", game.display);
+        let width = last.max(0).to_string().len();
+        for (row, chunk) in values.chunks(10).enumerate() {
+            let first = start + row as i64 * 10;
+            let shown: Vec<String> = chunk.iter().map(|v| v.to_string()).collect();
+            text.push_str(&format!("\n  {first:>width$}: {}", shown.join(" ")));
+        }
+        Ok(text)
+    }
+
+    fn table(
+        &mut self,
+        game: &Expr,
+        rows: &Expr,
+        cols: &Expr,
+        ppos: bool,
+    ) -> Result<String, Error> {
+        let game = match Eval::new(self).eval(game)? {
+            Value::Game(g) if g.shape == Shape::Tuple(2) => g,
+            other => {
+                return Err(Error::type_mismatch(
+                    "a game of two counters",
+                    other.type_name(),
+                    game.span,
+                    "`table` and `ppos` take a game declared `on (a, b)`, e.g. `wythoff`",
+                ))
+            }
+        };
+        let (r0, r1) = self.finite_range(rows)?;
+        let (c0, c1) = self.finite_range(cols)?;
+        let mut grid = Vec::new();
+        for a in r0..=r1 {
+            let mut line = Vec::new();
+            for b in c0..=c1 {
+                let part = self.engine.part(game.id, vec![a, b]);
+                line.push(
+                    self.engine
+                        .part_value(&part)
+                        .map_err(|e| solve_error(e, game_span(rows, cols)))?,
+                );
+            }
+            grid.push(line);
+        }
+        if ppos {
+            let mut found = Vec::new();
+            for (i, line) in grid.iter().enumerate() {
+                for (j, &v) in line.iter().enumerate() {
+                    if v == 0 {
+                        found.push(format!("({}, {})", r0 + i as i64, c0 + j as i64));
+                    }
+                }
+            }
+            return Ok(format!(
+                "{} P-positions of {} in {r0}..={r1}, {c0}..={c1}: {}",
+                found.len(),
+                game.display,
+                found.join(" ")
+            ));
+        }
+        let width = grid
+            .iter()
+            .flatten()
+            .map(|v| v.to_string().len())
+            .chain([r1.to_string().len(), c1.to_string().len()])
+            .max()
+            .unwrap_or(1);
+        let mut text = format!(
+            "{} (rows a = {r0}..={r1}, columns b = {c0}..={c1})\n",
+            game.display
+        );
+        text.push_str(&format!("{:>width$} |", "a\\b"));
+        for b in c0..=c1 {
+            text.push_str(&format!(" {b:>width$}"));
+        }
+        for (i, line) in grid.iter().enumerate() {
+            text.push_str(&format!("\n{:>width$} |", r0 + i as i64));
+            for v in line {
+                text.push_str(&format!(" {v:>width$}"));
+            }
+        }
+        Ok(text)
+    }
+
+    fn check(&mut self, condition: &Expr, binders: &[Binder], span: Span) -> Result<String, Error> {
+        let mut held: u64 = 0;
+        let mut failure = None;
+        Eval::new(self).for_each(binders, &mut |eval| {
+            if eval.bool(condition)? {
+                held += 1;
+                return Ok(Flow::Continue);
+            }
+            let bindings: Vec<String> = binders
+                .iter()
+                .map(|b| {
+                    let value = eval.lookup(&b.name.name).expect("bound");
+                    format!("{} = {value}", b.name.name)
+                })
+                .collect();
+            failure = Some((bindings.join(", "), explain(eval, condition)));
+            Ok(Flow::Stop)
+        })?;
+        let _ = span;
+        match failure {
+            None => Ok(format!(
+                "check: {held} case{} held",
+                if held == 1 { "" } else { "s" }
+            )),
+            Some((bindings, detail)) => Err(Error::CheckFailed {
+                held,
+                bindings,
+                detail,
+                span: condition.span,
+            }),
+        }
+    }
+}
+
+fn game_span(rows: &Expr, cols: &Expr) -> Span {
+    rows.span.to(cols.span)
+}
+
+fn outcome(value: u64) -> &'static str {
+    if value == 0 {
+        "P"
+    } else {
+        "N"
+    }
+}
+
+fn show(p: &PositionValue, parts: &[Part]) -> String {
+    let text = p.show_parts(parts);
+    if p.position.misere {
+        format!("misere {text}")
+    } else {
+        text
+    }
+}
+
+/// Two columns, the first padded, one row a line, indented.
+fn aligned(rows: &[(String, String)]) -> String {
+    let width = rows
+        .iter()
+        .map(|(a, _)| a.chars().count())
+        .max()
+        .unwrap_or(0);
+    rows.iter()
+        .map(|(a, b)| format!("\n  {a:<width$}  {b}"))
+        .collect()
+}
+
+/// For a failed comparison, the values of both sides.
+fn explain<'a>(eval: &mut Eval<'_, 'a>, condition: &'a Expr) -> String {
+    if let ExprKind::Binary(op, left, right) = &condition.kind {
+        if matches!(
+            op,
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+        ) {
+            if let (Ok(a), Ok(b)) = (eval.eval(left), eval.eval(right)) {
+                return format!("left side is {a}, right side is {b}");
+            }
+        }
+    }
+    "the condition evaluated to false".to_string()
+}

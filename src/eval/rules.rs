@@ -1,0 +1,297 @@
+//! Games declared by rules over a state, seen by the engine as a `Game`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use super::expr::{combine, Eval, Flow, Host};
+use super::value::{Family, Value};
+use super::Globals;
+use crate::error::Error;
+use crate::game::{Engine, Game, SolveError};
+use crate::span::Span;
+use crate::syntax::ast::{BinaryOp, GameDecl, GameDef, Rule, StateShape, Update, UpdateOp};
+
+/// One instance of a rule-defined game: the declaration, its parameters bound, and the globals
+/// its rules may read.
+pub struct RuleGame {
+    pub display: String,
+    decl: Rc<GameDecl>,
+    params: Vec<Value>,
+    globals: Rc<RefCell<Globals>>,
+    interrupt: Arc<AtomicBool>,
+    max_elements: usize,
+}
+
+struct RuleHost<'g> {
+    globals: &'g Globals,
+    interrupt: &'g AtomicBool,
+    max_elements: usize,
+}
+
+impl Host for RuleHost<'_> {
+    fn global(&self, name: &str) -> Option<Value> {
+        self.globals.get(name).cloned()
+    }
+
+    fn instantiate(
+        &mut self,
+        family: &Family,
+        _args: Vec<Value>,
+        span: Span,
+    ) -> Result<Value, Error> {
+        Err(Error::invalid(
+            format!(
+                "the game `{}` cannot be used inside the rules of a game",
+                family.name
+            ),
+            span,
+            "rules compute the options of a state from integers and lists",
+        ))
+    }
+
+    fn engine(&mut self) -> Option<&mut Engine> {
+        None
+    }
+
+    fn interrupted(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed)
+    }
+
+    fn max_elements(&self) -> usize {
+        self.max_elements
+    }
+}
+
+impl RuleGame {
+    pub fn new(
+        display: String,
+        decl: Rc<GameDecl>,
+        params: Vec<Value>,
+        globals: Rc<RefCell<Globals>>,
+        interrupt: Arc<AtomicBool>,
+        max_elements: usize,
+    ) -> RuleGame {
+        RuleGame {
+            display,
+            decl,
+            params,
+            globals,
+            interrupt,
+            max_elements,
+        }
+    }
+
+    fn parts(&self) -> (&StateShape, bool, &[Rule]) {
+        match &self.decl.def {
+            GameDef::Rules {
+                state,
+                unordered,
+                rules,
+            } => (state, *unordered, rules),
+            _ => unreachable!("a rule game has rules"),
+        }
+    }
+}
+
+fn bind_state<'a>(eval: &mut Eval<'_, 'a>, shape: &'a StateShape, state: &[i64]) {
+    match shape {
+        StateShape::Heap(n) => eval.push(&n.name, Value::Int(state[0])),
+        StateShape::Tuple(names) => {
+            for (name, &x) in names.iter().zip(state) {
+                eval.push(&name.name, Value::Int(x));
+            }
+        }
+        StateShape::List(s) => eval.push(
+            &s.name,
+            Value::list(state.iter().map(|&x| Value::Int(x)).collect()),
+        ),
+    }
+}
+
+fn apply<'a>(eval: &mut Eval<'_, 'a>, update: &'a Update, value: Value) -> Result<(), Error> {
+    let current = eval
+        .lookup(&update.target.name)
+        .expect("state variables are bound");
+    let step = |old: &Value, new: Value| -> Result<Value, Error> {
+        let op = match update.op {
+            UpdateOp::Assign => return Ok(new),
+            UpdateOp::Add => BinaryOp::Add,
+            UpdateOp::Sub => BinaryOp::Sub,
+        };
+        combine(
+            op,
+            old,
+            &new,
+            update.span,
+            update.target.span,
+            update.value.span,
+        )
+    };
+    let updated = match &update.index {
+        None => step(&current, value)?,
+        Some(index_expr) => {
+            let Value::List(items) = &current else {
+                return Err(Error::invalid(
+                    format!(
+                        "`{}` is not a list, so it cannot be indexed",
+                        update.target.name
+                    ),
+                    update.target.span,
+                    "only the state of a list game (`on s[]`) is indexed",
+                ));
+            };
+            let index = eval.int(index_expr)?;
+            let i = usize::try_from(index)
+                .ok()
+                .filter(|&i| i < items.len())
+                .ok_or(Error::Index {
+                    index,
+                    len: items.len(),
+                    span: index_expr.span,
+                })?;
+            let mut items = items.to_vec();
+            items[i] = step(&items[i], value)?;
+            Value::list(items)
+        }
+    };
+    eval.set(&update.target.name, updated);
+    Ok(())
+}
+
+impl RuleGame {
+    fn read_state(
+        &self,
+        eval: &Eval<'_, '_>,
+        shape: &StateShape,
+        rule: &Rule,
+    ) -> Result<Vec<i64>, Error> {
+        let int = |v: Value, name: &str| match v {
+            Value::Int(n) => Ok(n),
+            other => Err(Error::type_mismatch(
+                "an integer",
+                other.type_name(),
+                rule.span,
+                format!("after the updates, `{name}` must be an integer counter"),
+            )),
+        };
+        let ints = |v: Value, name: &str, what: &str| match v {
+            Value::Int(n) => Ok(vec![n]),
+            Value::List(items) => items.iter().map(|x| int(x.clone(), name)).collect(),
+            other => Err(Error::type_mismatch(
+                what,
+                other.type_name(),
+                rule.span,
+                format!("after the updates, `{name}` must be {what}"),
+            )),
+        };
+        let state = match shape {
+            StateShape::Heap(n) => ints(
+                eval.lookup(&n.name).expect("bound"),
+                &n.name,
+                "a heap or a list of heaps",
+            )?,
+            StateShape::Tuple(names) => names
+                .iter()
+                .map(|n| int(eval.lookup(&n.name).expect("bound"), &n.name))
+                .collect::<Result<_, _>>()?,
+            StateShape::List(s) => match eval.lookup(&s.name).expect("bound") {
+                Value::Int(n) => {
+                    return Err(Error::type_mismatch(
+                        "a list of counters",
+                        format!("the integer {n}"),
+                        rule.span,
+                        format!("the state `{}` of a list game stays a list", s.name),
+                    ))
+                }
+                other => ints(other, &s.name, "a list of counters")?,
+            },
+        };
+        if state.iter().any(|&x| x < 0) {
+            return Err(Error::NegativeCounter {
+                state: format!("{}[{}]", self.display, join(&state)),
+                span: rule.span,
+            });
+        }
+        Ok(state)
+    }
+}
+
+fn join(state: &[i64]) -> String {
+    state
+        .iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Game for RuleGame {
+    fn heap_like(&self) -> bool {
+        matches!(self.parts().0, StateShape::Heap(_))
+    }
+
+    fn options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), SolveError> {
+        let globals = self.globals.borrow();
+        let mut host = RuleHost {
+            globals: &globals,
+            interrupt: &self.interrupt,
+            max_elements: self.max_elements,
+        };
+        let mut eval = Eval::new(&mut host);
+        for (param, value) in self.decl.params.iter().zip(&self.params) {
+            eval.push(&param.name, value.clone());
+        }
+        let (shape, _, rules) = self.parts();
+        bind_state(&mut eval, shape, state);
+        let base = state.to_vec();
+        for rule in rules {
+            eval.for_each(&rule.binders, &mut |eval| {
+                if let Some(condition) = &rule.condition {
+                    if !eval.bool(condition)? {
+                        return Ok(Flow::Continue);
+                    }
+                }
+                let mut result = Ok(());
+                for update in &rule.updates {
+                    result = eval
+                        .eval(&update.value)
+                        .and_then(|v| apply(eval, update, v));
+                    if result.is_err() {
+                        break;
+                    }
+                }
+                let option = result.and_then(|()| self.read_state(eval, shape, rule));
+                reset_state(eval, shape, &base);
+                emit(&option?);
+                Ok(Flow::Continue)
+            })?;
+        }
+        Ok(())
+    }
+
+    fn canonicalize(&self, state: &mut [i64]) {
+        if self.parts().1 {
+            state.sort_unstable();
+        }
+    }
+
+    fn describe(&self, state: &[i64]) -> String {
+        format!("{}[{}]", self.display, join(state))
+    }
+}
+
+fn reset_state(eval: &mut Eval<'_, '_>, shape: &StateShape, state: &[i64]) {
+    match shape {
+        StateShape::Heap(n) => eval.set(&n.name, Value::Int(state[0])),
+        StateShape::Tuple(names) => {
+            for (name, &x) in names.iter().zip(state) {
+                eval.set(&name.name, Value::Int(x));
+            }
+        }
+        StateShape::List(s) => eval.set(
+            &s.name,
+            Value::list(state.iter().map(|&x| Value::Int(x)).collect()),
+        ),
+    }
+}

@@ -1,0 +1,229 @@
+//! Run-time values.
+
+use std::fmt;
+use std::rc::Rc;
+
+use crate::game::{GameId, Position};
+use crate::syntax::ast::{GameDecl, GameDef, StateShape};
+
+/// A value of the language.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Int(i64),
+    Bool(bool),
+    Str(Rc<str>),
+    /// `start..=last`; `last` is `None` for an open range `start..`. Empty when `last < start`.
+    Range {
+        start: i64,
+        last: Option<i64>,
+    },
+    /// Distinct integers, ascending.
+    Set(Rc<Vec<i64>>),
+    List(Rc<Vec<Value>>),
+    /// Every list `b` with `low[i] <= b[i] <= high[i]`.
+    Box {
+        low: Rc<Vec<i64>>,
+        high: Rc<Vec<i64>>,
+    },
+    /// A declared game with its parameters bound.
+    Game(Rc<GameValue>),
+    /// A game declared with parameters, not yet given them: `bash` in `bash(3)`.
+    Family(Rc<Family>),
+    Position(Rc<PositionValue>),
+}
+
+/// A game instance: its name as shown (`bash(3)`), its engine id, and how its positions are written.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct GameValue {
+    pub display: String,
+    pub id: GameId,
+    pub shape: Shape,
+}
+
+/// How the brackets of `G[...]` are read for a game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// A multiset of heaps.
+    Heaps,
+    /// A multiset of tokens on these nodes.
+    Nodes(Rc<Vec<String>>),
+    /// One state of exactly this many counters.
+    Tuple(usize),
+    /// One state of any number of counters.
+    List,
+}
+
+/// A game declared with parameters: the index of its declaration and its parameter count.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Family {
+    pub name: String,
+    pub decl: usize,
+    pub arity: usize,
+    pub shape: Shape,
+}
+
+/// How positions of a declared game are written, from its declaration.
+pub fn shape_of(decl: &GameDecl) -> Shape {
+    match &decl.def {
+        GameDef::Rules { state, .. } => match state {
+            StateShape::Heap(_) => Shape::Heaps,
+            StateShape::Tuple(names) => Shape::Tuple(names.len()),
+            StateShape::List(_) => Shape::List,
+        },
+        GameDef::Octal { .. } | GameDef::Subtraction { .. } => Shape::Heaps,
+        GameDef::Graph { lines } => {
+            let mut nodes: Vec<String> = Vec::new();
+            for line in lines {
+                for name in std::iter::once(&line.from).chain(&line.to) {
+                    if !nodes.contains(&name.name) {
+                        nodes.push(name.name.clone());
+                    }
+                }
+            }
+            Shape::Nodes(Rc::new(nodes))
+        }
+    }
+}
+
+/// A position together with what is needed to show it. Compared by position alone.
+#[derive(Debug)]
+pub struct PositionValue {
+    pub position: Position,
+    pub games: Vec<Rc<GameValue>>,
+}
+
+impl PartialEq for PositionValue {
+    fn eq(&self, other: &PositionValue) -> bool {
+        self.position == other.position
+    }
+}
+
+impl Eq for PositionValue {}
+
+impl std::hash::Hash for PositionValue {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.position.hash(state);
+    }
+}
+
+impl Value {
+    /// The type's name, as in messages: "an integer", "a list"...
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Int(_) => "an integer",
+            Value::Bool(_) => "a boolean",
+            Value::Str(_) => "a string",
+            Value::Range { .. } => "a range",
+            Value::Set(_) => "a set",
+            Value::List(_) => "a list",
+            Value::Box { .. } => "a box",
+            Value::Game(_) => "a game",
+            Value::Family(_) => "a game family (needs parameters)",
+            Value::Position(_) => "a position",
+        }
+    }
+
+    pub fn list(values: Vec<Value>) -> Value {
+        Value::List(Rc::new(values))
+    }
+
+    pub fn str(s: &str) -> Value {
+        Value::Str(s.into())
+    }
+}
+
+impl PositionValue {
+    fn game(&self, id: GameId) -> &GameValue {
+        self.games
+            .iter()
+            .find(|g| g.id == id)
+            .expect("position knows its games")
+    }
+
+    /// One component, as written: `nim[3]`, `wythoff[3, 5]`, `g[a]`.
+    pub fn show_part(&self, part: &crate::game::Part) -> String {
+        let game = self.game(part.game);
+        format!("{}[{}]", game.display, show_state(&game.shape, &part.state))
+    }
+
+    /// Components of the same heap or graph game are shown together: `nim[3, 4, 5]`.
+    pub fn show_parts(&self, parts: &[crate::game::Part]) -> String {
+        let mut groups: Vec<(GameId, Vec<String>)> = Vec::new();
+        for part in parts {
+            let game = self.game(part.game);
+            let state = show_state(&game.shape, &part.state);
+            let together = matches!(game.shape, Shape::Heaps | Shape::Nodes(_));
+            match groups
+                .iter_mut()
+                .find(|(id, _)| together && *id == part.game)
+            {
+                Some((_, states)) => states.push(state),
+                None => groups.push((part.game, vec![state])),
+            }
+        }
+        if groups.is_empty() {
+            return "0".to_string();
+        }
+        groups
+            .iter()
+            .map(|(id, states)| format!("{}[{}]", self.game(*id).display, states.join(", ")))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+}
+
+/// A state inside brackets: `3`, `3, 5`, `a`.
+pub fn show_state(shape: &Shape, state: &[i64]) -> String {
+    match shape {
+        Shape::Nodes(names) => names[state[0] as usize].clone(),
+        _ => state
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+impl fmt::Display for PositionValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.position.misere {
+            write!(f, "misere ")?;
+        }
+        write!(f, "{}", self.show_parts(&self.position.parts))
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(n) => write!(f, "{n}"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Str(s) => write!(f, "{s:?}"),
+            Value::Range { start, last: None } => write!(f, "{start}.."),
+            Value::Range {
+                start,
+                last: Some(last),
+            } => write!(f, "{start}..={last}"),
+            Value::Set(items) => {
+                let items: Vec<String> = items.iter().map(|x| x.to_string()).collect();
+                write!(f, "{{{}}}", items.join(", "))
+            }
+            Value::List(items) => {
+                let items: Vec<String> = items.iter().map(|x| x.to_string()).collect();
+                write!(f, "[{}]", items.join(", "))
+            }
+            Value::Box { low, high } => {
+                let show = |v: &[i64]| {
+                    v.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                write!(f, "[{}]..=[{}]", show(low), show(high))
+            }
+            Value::Game(game) => write!(f, "{}", game.display),
+            Value::Family(family) => write!(f, "{}(...)", family.name),
+            Value::Position(p) => write!(f, "{p}"),
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! Tokens on a directed graph: a token moves along one edge.
+
+use super::{Game, SolveError};
+
+/// A directed graph on named nodes; a state is one token, given by its node's index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Graph {
+    pub name: String,
+    nodes: Vec<String>,
+    edges: Vec<Vec<usize>>,
+}
+
+impl Graph {
+    pub fn new(name: &str) -> Graph {
+        Graph {
+            name: name.to_string(),
+            nodes: Vec::new(),
+            edges: Vec::new(),
+        }
+    }
+
+    /// The index of the node, added if new.
+    pub fn node(&mut self, name: &str) -> usize {
+        if let Some(i) = self.index(name) {
+            return i;
+        }
+        self.nodes.push(name.to_string());
+        self.edges.push(Vec::new());
+        self.nodes.len() - 1
+    }
+
+    pub fn edge(&mut self, from: usize, to: usize) {
+        if !self.edges[from].contains(&to) {
+            self.edges[from].push(to);
+        }
+    }
+
+    pub fn index(&self, name: &str) -> Option<usize> {
+        self.nodes.iter().position(|n| n == name)
+    }
+
+    pub fn node_name(&self, index: usize) -> &str {
+        &self.nodes[index]
+    }
+
+    pub fn nodes(&self) -> &[String] {
+        &self.nodes
+    }
+}
+
+impl Game for Graph {
+    fn heap_like(&self) -> bool {
+        true
+    }
+
+    fn options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), SolveError> {
+        for &to in &self.edges[state[0] as usize] {
+            emit(&[to as i64]);
+        }
+        Ok(())
+    }
+
+    fn describe(&self, state: &[i64]) -> String {
+        format!("{}[{}]", self.name, self.node_name(state[0] as usize))
+    }
+}

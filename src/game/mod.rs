@@ -1,0 +1,94 @@
+//! The game engine: games expose states and options; solvers value them by mex with memoization.
+//! Nothing here knows the syntax of the language.
+
+pub mod graph;
+pub mod octal;
+pub mod position;
+mod solver;
+pub mod subtraction;
+
+pub use position::{Engine, GameId, Move, Part, Position};
+pub use solver::Solver;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use crate::error::Error;
+
+/// A game as the solvers see it: states are short integer vectors, and a state lists its options.
+///
+/// A *heap-like* game (heap games, graph games) has one-integer states, and an option is a
+/// multiset of such integers (a heap may be removed, kept, or split into several heaps); its
+/// value is the XOR of theirs. Any other game has one option state per option, of the same width.
+pub trait Game {
+    fn heap_like(&self) -> bool;
+
+    /// Calls `emit` once per option, with the option's heaps (heap-like) or its state.
+    fn options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), SolveError>;
+
+    /// Puts a state in the form under which equal states are stored once (e.g. sorted when the
+    /// counters are unordered).
+    fn canonicalize(&self, _state: &mut [i64]) {}
+
+    /// Shows a state for messages, e.g. `kayles[3]` or `wythoff[2, 1]`.
+    fn describe(&self, state: &[i64]) -> String;
+}
+
+/// Why a solver stopped without a value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SolveError {
+    /// The rules themselves failed (negative counter, overflow...), with their own span.
+    Rule(Error),
+    /// A move returned to a state still being solved; the states of the loop, described.
+    Loop(Vec<String>),
+    /// More states than the limit would be stored.
+    StateLimit(usize),
+    Interrupted,
+}
+
+impl From<Error> for SolveError {
+    fn from(error: Error) -> SolveError {
+        SolveError::Rule(error)
+    }
+}
+
+/// What bounds a search: how many states it may store, and a flag that Ctrl-C raises.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    pub max_states: usize,
+    pub interrupt: Arc<AtomicBool>,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_states: 20_000_000,
+            interrupt: Arc::new(AtomicBool::new(false)),
+        }
+    }
+}
+
+impl Limits {
+    pub fn check_interrupt(&self) -> Result<(), SolveError> {
+        if self.interrupt.load(Ordering::Relaxed) {
+            Err(SolveError::Interrupted)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// The minimum excludant of `values`: the least non-negative integer not among them.
+/// Reorders `values`.
+pub fn mex(values: &mut [u64]) -> u64 {
+    values.sort_unstable();
+    let mut next = 0;
+    for &v in values.iter() {
+        if v == next {
+            next += 1;
+        } else if v > next {
+            break;
+        }
+    }
+    next
+}

@@ -1,0 +1,324 @@
+//! Positions (sums of components, possibly misère) and the engine that values them.
+
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
+
+use super::{mex, Game, Limits, SolveError, Solver};
+
+/// Which game instance a component belongs to: an index into the engine.
+pub type GameId = usize;
+
+/// One component of a sum: a game instance and one state of it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Part {
+    pub game: GameId,
+    pub state: Box<[i64]>,
+}
+
+/// A disjunctive sum of components, in the order they were written, under normal or misère
+/// play. Positions are equal when their components are equal as multisets.
+#[derive(Clone, Debug)]
+pub struct Position {
+    pub parts: Vec<Part>,
+    pub misere: bool,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.misere == other.misere && self.sorted_parts() == other.sorted_parts()
+    }
+}
+
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.misere.hash(state);
+        self.sorted_parts().hash(state);
+    }
+}
+
+impl Position {
+    pub fn new(parts: Vec<Part>, misere: bool) -> Position {
+        Position { parts, misere }
+    }
+
+    pub fn sorted_parts(&self) -> Vec<&Part> {
+        let mut parts: Vec<&Part> = self.parts.iter().collect();
+        parts.sort();
+        parts
+    }
+
+    /// The sum of two positions; the result is misère if either is.
+    pub fn sum(&self, other: &Position) -> Position {
+        let mut parts = self.parts.clone();
+        parts.extend(other.parts.iter().cloned());
+        Position::new(parts, self.misere || other.misere)
+    }
+}
+
+/// A move in a sum: component `part` (an index into the position's parts) is replaced by the
+/// components `to`, leaving `result`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Move {
+    pub part: usize,
+    pub to: Vec<Part>,
+    pub result: Position,
+    /// The value of `result` under the position's convention.
+    pub value: u64,
+}
+
+/// Every game instance of a run with its solver, and the misère memo of whole sums.
+pub struct Engine {
+    solvers: Vec<Solver>,
+    misere: FxHashMap<Vec<Part>, u32>,
+    pub limits: Limits,
+}
+
+const ACTIVE: u32 = u32::MAX;
+
+impl Engine {
+    pub fn new(limits: Limits) -> Engine {
+        Engine {
+            solvers: Vec::new(),
+            misere: FxHashMap::default(),
+            limits,
+        }
+    }
+
+    pub fn add_game(&mut self, game: Rc<dyn Game>) -> GameId {
+        self.solvers.push(Solver::new(game));
+        self.solvers.len() - 1
+    }
+
+    pub fn game(&self, id: GameId) -> &Rc<dyn Game> {
+        self.solvers[id].game()
+    }
+
+    /// A component in canonical form.
+    pub fn part(&self, game: GameId, mut state: Vec<i64>) -> Part {
+        self.game(game).canonicalize(&mut state);
+        Part {
+            game,
+            state: state.into(),
+        }
+    }
+
+    /// The Grundy value of one component under normal play.
+    pub fn part_value(&mut self, part: &Part) -> Result<u64, SolveError> {
+        let limits = self.limits.clone();
+        self.solvers[part.game].value(&part.state, &limits)
+    }
+
+    /// The Grundy value of a position: the XOR of its components, or for misère play the
+    /// misère Grundy value of the whole sum.
+    pub fn value(&mut self, position: &Position) -> Result<u64, SolveError> {
+        if position.misere {
+            return self.misere_value(&position.parts);
+        }
+        let mut total = 0;
+        for part in &position.parts {
+            total ^= self.part_value(part)?;
+        }
+        Ok(total)
+    }
+
+    /// The options of one component, as lists of components.
+    pub fn part_options(&self, part: &Part) -> Result<Vec<Vec<Part>>, SolveError> {
+        let solver = &self.solvers[part.game];
+        let heap_like = solver.game().heap_like();
+        Ok(solver
+            .options(&part.state)?
+            .into_iter()
+            .map(|option| {
+                if heap_like {
+                    option
+                        .into_iter()
+                        .map(|h| Part {
+                            game: part.game,
+                            state: Box::new([h]),
+                        })
+                        .collect()
+                } else {
+                    vec![Part {
+                        game: part.game,
+                        state: option.into(),
+                    }]
+                }
+            })
+            .collect())
+    }
+
+    /// Every move of a position, with the value of the position it leaves: one per component
+    /// and option, so moves in two equal heaps are both listed.
+    pub fn moves(&mut self, position: &Position) -> Result<Vec<Move>, SolveError> {
+        let mut moves = Vec::new();
+        for (i, part) in position.parts.iter().enumerate() {
+            for to in self.part_options(part)? {
+                let result = replace_part(position, i, &to);
+                let value = self.value(&result)?;
+                moves.push(Move {
+                    part: i,
+                    to,
+                    result,
+                    value,
+                });
+            }
+        }
+        Ok(moves)
+    }
+
+    /// The moves that leave a P-position (value 0).
+    pub fn wins(&mut self, position: &Position) -> Result<Vec<Move>, SolveError> {
+        if position.misere {
+            return Ok(self
+                .moves(position)?
+                .into_iter()
+                .filter(|m| m.value == 0)
+                .collect());
+        }
+        let total = self.value(position)?;
+        if total == 0 {
+            return Ok(Vec::new());
+        }
+        let mut wins = Vec::new();
+        for (i, part) in position.parts.iter().enumerate() {
+            let target = self.part_value(part)? ^ total;
+            for to in self.part_options(part)? {
+                let mut value = 0;
+                for p in &to {
+                    value ^= self.part_value(p)?;
+                }
+                if value == target {
+                    wins.push(Move {
+                        part: i,
+                        result: replace_part(position, i, &to),
+                        to,
+                        value: 0,
+                    });
+                }
+            }
+        }
+        Ok(wins)
+    }
+
+    /// Components that can never move (a heap of 0 with no options, say) are dropped from misère
+    /// keys, so that sums differing only by them share their value.
+    fn misere_key(&mut self, parts: &[Part]) -> Result<Vec<Part>, SolveError> {
+        let mut key = Vec::with_capacity(parts.len());
+        for part in parts {
+            if !self.part_options(part)?.is_empty() {
+                key.push(part.clone());
+            }
+        }
+        key.sort();
+        Ok(key)
+    }
+
+    fn misere_options(&mut self, key: &[Part]) -> Result<Vec<Vec<Part>>, SolveError> {
+        let mut options = Vec::new();
+        for (i, part) in key.iter().enumerate() {
+            if i > 0 && key[i - 1] == *part {
+                continue;
+            }
+            for to in self.part_options(part)? {
+                let mut parts = key.to_vec();
+                parts.remove(i);
+                parts.extend(to);
+                options.push(self.misere_key(&parts)?);
+            }
+        }
+        options.sort();
+        options.dedup();
+        Ok(options)
+    }
+
+    /// The misère Grundy value of a sum: 1 when no move is left, else the mex of its options'.
+    /// Searched on the whole sum, iteratively.
+    fn misere_value(&mut self, parts: &[Part]) -> Result<u64, SolveError> {
+        let root = self.misere_key(parts)?;
+        if let Some(&v) = self.misere.get(&root).filter(|v| **v != ACTIVE) {
+            return Ok(v as u64);
+        }
+        let mut stack: Vec<(Vec<Part>, Vec<Vec<Part>>, usize)> = Vec::new();
+        let result = self.misere_search(root.clone(), &mut stack);
+        if result.is_err() {
+            for (key, _, _) in stack {
+                self.misere.remove(&key);
+            }
+        }
+        result?;
+        Ok(self.misere[&root] as u64)
+    }
+
+    fn misere_search(
+        &mut self,
+        root: Vec<Part>,
+        stack: &mut Vec<(Vec<Part>, Vec<Vec<Part>>, usize)>,
+    ) -> Result<(), SolveError> {
+        let options = self.misere_options(&root)?;
+        self.misere.insert(root.clone(), ACTIVE);
+        stack.push((root, options, 0));
+        let mut values = Vec::new();
+        while let Some((_, options, next)) = stack.last_mut() {
+            if *next < options.len() {
+                let child = options[*next].clone();
+                *next += 1;
+                match self.misere.get(&child) {
+                    Some(&ACTIVE) => {
+                        let start = stack.iter().position(|f| f.0 == child).unwrap_or(0);
+                        let mut cycle: Vec<String> =
+                            stack[start..].iter().map(|f| self.describe(&f.0)).collect();
+                        cycle.push(self.describe(&child));
+                        return Err(SolveError::Loop(cycle));
+                    }
+                    Some(_) => {}
+                    None => {
+                        if self.misere.len() >= self.limits.max_states {
+                            return Err(SolveError::StateLimit(self.limits.max_states));
+                        }
+                        if self.misere.len() % 4096 == 0 {
+                            self.limits.check_interrupt()?;
+                        }
+                        let grand = self.misere_options(&child)?;
+                        self.misere.insert(child.clone(), ACTIVE);
+                        stack.push((child, grand, 0));
+                    }
+                }
+                continue;
+            }
+            let (key, options, _) = stack.pop().expect("stack is not empty");
+            let value = if options.is_empty() {
+                1
+            } else {
+                values.clear();
+                values.extend(options.iter().map(|o| self.misere[o] as u64));
+                mex(&mut values)
+            };
+            self.misere.insert(key, value as u32);
+        }
+        Ok(())
+    }
+
+    /// Shows a sum of components, e.g. `nim[1] + nim[4]`.
+    pub fn describe(&self, parts: &[Part]) -> String {
+        if parts.is_empty() {
+            return "the empty sum".into();
+        }
+        parts
+            .iter()
+            .map(|p| self.game(p.game).describe(&p.state))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+}
+
+/// The position with component `i` replaced by the components `to`, in its place.
+fn replace_part(position: &Position, i: usize, to: &[Part]) -> Position {
+    let mut parts = Vec::with_capacity(position.parts.len() + to.len());
+    parts.extend_from_slice(&position.parts[..i]);
+    parts.extend_from_slice(to);
+    parts.extend_from_slice(&position.parts[i + 1..]);
+    Position::new(parts, position.misere)
+}

@@ -1,0 +1,240 @@
+//! Memoized mex search over one game, iterative so that deep games cannot overflow the stack.
+
+use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
+
+use super::{mex, Game, Limits, SolveError};
+
+const UNKNOWN: u32 = u32::MAX;
+const ACTIVE: u32 = u32::MAX - 1;
+
+/// The memo of one game instance: a dense table for heap-like games, a hash map otherwise.
+/// It lives as long as the run, so every query on the same game reuses it.
+pub struct Solver {
+    game: Rc<dyn Game>,
+    dense: Vec<u32>,
+    sparse: FxHashMap<Box<[i64]>, u32>,
+    stored: usize,
+}
+
+struct Frame {
+    key: Box<[i64]>,
+    flat: Vec<i64>,
+    bounds: Vec<(u32, u32)>,
+    next_child: usize,
+}
+
+impl Solver {
+    pub fn new(game: Rc<dyn Game>) -> Solver {
+        Solver {
+            game,
+            dense: Vec::new(),
+            sparse: FxHashMap::default(),
+            stored: 0,
+        }
+    }
+
+    pub fn game(&self) -> &Rc<dyn Game> {
+        &self.game
+    }
+
+    /// How many states have a stored value.
+    pub fn stored(&self) -> usize {
+        self.stored
+    }
+
+    /// The Grundy value of `state` (one heap for heap-like games), in canonical form.
+    pub fn value(&mut self, state: &[i64], limits: &Limits) -> Result<u64, SolveError> {
+        if let Some(v) = self.known(state) {
+            return Ok(v as u64);
+        }
+        if self.game.heap_like() {
+            let target = state[0];
+            let mut h = self.dense.len() as i64;
+            while h < target {
+                if self.known(&[h]).is_none() {
+                    self.search(&[h], limits)?;
+                }
+                h += 1;
+            }
+        }
+        self.search(state, limits)?;
+        Ok(self.known(state).expect("searched state has a value") as u64)
+    }
+
+    /// The options of `state`, one per move in the order the rules give them (two moves that
+    /// leave equal states are both listed), each canonical (heaps sorted, for heap-like games).
+    pub fn options(&self, state: &[i64]) -> Result<Vec<Vec<i64>>, SolveError> {
+        let (flat, bounds) = self.expand(state)?;
+        Ok(bounds
+            .iter()
+            .map(|&(a, b)| flat[a as usize..b as usize].to_vec())
+            .collect())
+    }
+
+    fn known(&self, state: &[i64]) -> Option<u32> {
+        let v = if self.game.heap_like() {
+            *self.dense.get(usize::try_from(state[0]).ok()?)?
+        } else {
+            *self.sparse.get(state)?
+        };
+        (v < ACTIVE).then_some(v)
+    }
+
+    fn slot(&self, state: &[i64]) -> u32 {
+        if self.game.heap_like() {
+            self.dense
+                .get(state[0] as usize)
+                .copied()
+                .unwrap_or(UNKNOWN)
+        } else {
+            self.sparse.get(state).copied().unwrap_or(UNKNOWN)
+        }
+    }
+
+    fn set(&mut self, state: &[i64], value: u32, limits: &Limits) -> Result<(), SolveError> {
+        if self.game.heap_like() {
+            let n = state[0] as usize;
+            if n >= self.dense.len() {
+                if n >= limits.max_states {
+                    return Err(SolveError::StateLimit(limits.max_states));
+                }
+                let grown = (n + 1).max(self.dense.len() * 2).min(limits.max_states);
+                self.dense.resize(grown, UNKNOWN);
+            }
+            self.dense[n] = value;
+        } else {
+            self.sparse.insert(state.into(), value);
+        }
+        Ok(())
+    }
+
+    /// Options as flat storage: heap-like options are runs of heaps, others runs of one state.
+    fn expand(&self, state: &[i64]) -> Result<(Vec<i64>, Vec<(u32, u32)>), SolveError> {
+        let mut flat = Vec::new();
+        let mut bounds = Vec::new();
+        let game = &self.game;
+        let heap_like = game.heap_like();
+        game.options(state, &mut |option| {
+            let start = flat.len();
+            flat.extend_from_slice(option);
+            if heap_like {
+                flat[start..].sort_unstable();
+            } else {
+                game.canonicalize(&mut flat[start..]);
+            }
+            bounds.push((start as u32, flat.len() as u32));
+        })?;
+        Ok((flat, bounds))
+    }
+
+    fn push(
+        &mut self,
+        stack: &mut Vec<Frame>,
+        key: &[i64],
+        limits: &Limits,
+    ) -> Result<(), SolveError> {
+        if self.stored >= limits.max_states {
+            return Err(SolveError::StateLimit(limits.max_states));
+        }
+        if self.stored % 4096 == 0 {
+            limits.check_interrupt()?;
+        }
+        let (flat, bounds) = self.expand(key)?;
+        self.set(key, ACTIVE, limits)?;
+        stack.push(Frame {
+            key: key.into(),
+            flat,
+            bounds,
+            next_child: 0,
+        });
+        Ok(())
+    }
+
+    fn search(&mut self, root: &[i64], limits: &Limits) -> Result<(), SolveError> {
+        let mut stack: Vec<Frame> = Vec::new();
+        let result = self.search_from(root, &mut stack, limits);
+        if result.is_err() {
+            for frame in stack {
+                self.unset(&frame.key);
+            }
+        }
+        result
+    }
+
+    fn unset(&mut self, state: &[i64]) {
+        if self.game.heap_like() {
+            if let Some(slot) = self.dense.get_mut(state[0] as usize) {
+                *slot = UNKNOWN;
+            }
+        } else {
+            self.sparse.remove(state);
+        }
+    }
+
+    fn search_from(
+        &mut self,
+        root: &[i64],
+        stack: &mut Vec<Frame>,
+        limits: &Limits,
+    ) -> Result<(), SolveError> {
+        let heap_like = self.game.heap_like();
+        self.push(stack, root, limits)?;
+        let mut values = Vec::new();
+        while let Some(top) = stack.last_mut() {
+            let children = if heap_like {
+                top.flat.len()
+            } else {
+                top.bounds.len()
+            };
+            if top.next_child < children {
+                let i = top.next_child;
+                top.next_child += 1;
+                let child: Box<[i64]> = if heap_like {
+                    Box::new([top.flat[i]])
+                } else {
+                    let (a, b) = top.bounds[i];
+                    top.flat[a as usize..b as usize].into()
+                };
+                match self.slot(&child) {
+                    UNKNOWN => self.push(stack, &child, limits)?,
+                    ACTIVE => return Err(self.loop_error(stack, &child)),
+                    _ => {}
+                }
+                continue;
+            }
+            let frame = stack.pop().expect("stack is not empty");
+            values.clear();
+            for &(a, b) in &frame.bounds {
+                let option = &frame.flat[a as usize..b as usize];
+                let v = if heap_like {
+                    option
+                        .iter()
+                        .fold(0u64, |acc, &h| acc ^ self.slot(&[h]) as u64)
+                } else {
+                    self.slot(option) as u64
+                };
+                values.push(v);
+            }
+            let value = mex(&mut values);
+            let value = u32::try_from(value)
+                .ok()
+                .filter(|&v| v < ACTIVE)
+                .ok_or(SolveError::StateLimit(limits.max_states))?;
+            self.set(&frame.key, value, limits)?;
+            self.stored += 1;
+        }
+        Ok(())
+    }
+
+    fn loop_error(&self, stack: &[Frame], repeated: &[i64]) -> SolveError {
+        let start = stack.iter().position(|f| &*f.key == repeated).unwrap_or(0);
+        let mut cycle: Vec<String> = stack[start..]
+            .iter()
+            .map(|f| self.game.describe(&f.key))
+            .collect();
+        cycle.push(self.game.describe(repeated));
+        SolveError::Loop(cycle)
+    }
+}

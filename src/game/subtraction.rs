@@ -1,0 +1,51 @@
+//! Subtraction games: take any amount in a set from one heap.
+
+use super::{Game, SolveError};
+
+/// A subtraction game on one heap: remove `s` tokens for any `s` in the set. The set is finite,
+/// or holds every integer from `open_from` on (`1..` is Nim).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Subtraction {
+    pub name: String,
+    finite: Vec<i64>,
+    open_from: Option<i64>,
+}
+
+impl Subtraction {
+    /// `finite` holds positive integers; `open_from`, when given, is positive too.
+    pub fn new(name: &str, mut finite: Vec<i64>, open_from: Option<i64>) -> Subtraction {
+        finite.sort_unstable();
+        finite.dedup();
+        if let Some(from) = open_from {
+            finite.retain(|&s| s < from);
+        }
+        Subtraction {
+            name: name.to_string(),
+            finite,
+            open_from,
+        }
+    }
+}
+
+impl Game for Subtraction {
+    fn heap_like(&self) -> bool {
+        true
+    }
+
+    fn options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), SolveError> {
+        let n = state[0];
+        for &s in self.finite.iter().take_while(|&&s| s <= n) {
+            emit(&[n - s]);
+        }
+        if let Some(from) = self.open_from {
+            for s in from..=n {
+                emit(&[n - s]);
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&self, state: &[i64]) -> String {
+        format!("{}[{}]", self.name, state[0])
+    }
+}

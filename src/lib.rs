@@ -1,0 +1,72 @@
+//! grundy: an interpreter for a small language of impartial combinatorial games.
+//!
+//! The pipeline is [`Session::run`]: parse → check → evaluate.
+
+pub mod check;
+pub mod error;
+pub mod eval;
+pub mod game;
+pub mod span;
+pub mod syntax;
+
+use std::io::Write;
+
+use error::Error;
+use eval::Interpreter;
+use game::Limits;
+
+/// The classic games, written in the language, loaded into every session.
+pub const PRELUDE: &str = include_str!("prelude.game");
+
+/// One run of the interpreter: the prelude and everything run since, with every value solved.
+pub struct Session {
+    interpreter: Interpreter,
+}
+
+impl Session {
+    /// A session with the prelude loaded.
+    pub fn new(limits: Limits) -> Session {
+        let mut session = Session {
+            interpreter: Interpreter::new(limits),
+        };
+        session
+            .run(PRELUDE, &mut std::io::sink())
+            .expect("the prelude runs");
+        session
+    }
+
+    /// Parses, checks and runs `source`, writing answers to `out`. Syntax and check errors stop
+    /// before anything runs; a runtime error stops at its statement.
+    pub fn run(&mut self, source: &str, out: &mut dyn Write) -> Result<(), Vec<Error>> {
+        let program = syntax::parse(source).map_err(|e| vec![e])?;
+        check::check(&program.statements, &self.interpreter.globals())?;
+        self.interpreter
+            .execute(&program.statements, out)
+            .map_err(|e| vec![e])
+    }
+
+    pub fn limits(&self) -> &Limits {
+        self.interpreter.limits()
+    }
+}
+
+/// Runs `source` in a fresh session and returns what it printed, or the rendered errors
+/// (colour-free, 80 columns), as a test or a one-liner would see them.
+pub fn run_to_string(name: &str, source: &str) -> Result<String, String> {
+    run_to_string_with(name, source, Limits::default())
+}
+
+/// [`run_to_string`] with other limits.
+pub fn run_to_string_with(name: &str, source: &str, limits: Limits) -> Result<String, String> {
+    let mut session = Session::new(limits);
+    let mut out = Vec::new();
+    let result = session.run(source, &mut out);
+    let printed = String::from_utf8_lossy(&out).into_owned();
+    match result {
+        Ok(()) => Ok(printed),
+        Err(errors) => Err(format!(
+            "{printed}{}",
+            error::render(&errors, name, source, 80, false)
+        )),
+    }
+}

@@ -1,0 +1,77 @@
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+use grundy::error::{render, Error};
+use grundy::game::Limits;
+use grundy::Session;
+
+/// An interpreter for a small language of impartial combinatorial games.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    /// A game file to run.
+    file: Option<std::path::PathBuf>,
+
+    /// Statements to run, e.g. `grundy -e 'win nim[3, 4, 5]'`.
+    #[arg(
+        short = 'e',
+        long = "eval",
+        value_name = "STATEMENTS",
+        conflicts_with = "file"
+    )]
+    eval: Option<String>,
+
+    /// The most states one search may store (and the most elements of a list built from a range).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_states)]
+    max_states: usize,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let limits = Limits {
+        max_states: cli.max_states,
+        ..Limits::default()
+    };
+    let (name, source) = match (&cli.file, &cli.eval) {
+        (Some(path), _) => match std::fs::read_to_string(path) {
+            Ok(source) => (path.display().to_string(), source),
+            Err(e) => {
+                let error = Error::Io {
+                    path: path.display().to_string(),
+                    reason: e.to_string(),
+                };
+                eprint!("{}", render(&[error], "", "", width(), colour()));
+                return ExitCode::FAILURE;
+            }
+        },
+        (None, Some(source)) => ("<command line>".to_string(), source.clone()),
+        (None, None) => {
+            eprintln!("usage: grundy FILE.game, or grundy -e 'STATEMENTS' (see --help)");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut session = Session::new(limits);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let result = session.run(&source, &mut out);
+    let _ = out.flush();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(errors) => {
+            eprint!("{}", render(&errors, &name, &source, width(), colour()));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn colour() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+fn width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(100)
+}

@@ -1,0 +1,7 @@
+//! Source text to syntax tree: the pest grammar, the tree, and pest errors as diagnostics.
+
+pub mod ast;
+mod parse;
+mod pest_error;
+
+pub use parse::parse;

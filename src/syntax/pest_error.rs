@@ -1,0 +1,245 @@
+//! pest's parse errors as [`Error`] diagnostics: every grammar rule has a readable name, and an
+//! error at the end of the input is [`Error::Unfinished`] so the REPL can ask for more.
+
+use pest::error::{ErrorVariant, InputLocation};
+
+use super::parse::Rule;
+use crate::error::Error;
+use crate::span::Span;
+
+/// Converts a pest error on `source` to a diagnostic.
+pub(crate) fn convert(error: &pest::error::Error<Rule>, source: &str) -> Error {
+    let pos = match error.location {
+        InputLocation::Pos(pos) => pos,
+        InputLocation::Span((start, _)) => start,
+    }
+    .min(source.len());
+    let message = match &error.variant {
+        ErrorVariant::ParsingError {
+            positives,
+            negatives,
+        } => expectation(positives, negatives),
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    if is_blank(&source[pos..]) {
+        return Error::Unfinished {
+            message,
+            span: end_span(source),
+        };
+    }
+    let (span, found) = found(source, pos);
+    Error::syntax(message, format!("unexpected {found}"), span)
+}
+
+/// "expected a name, `(` or `=`", with what was not allowed when pest reports it.
+fn expectation(positives: &[Rule], negatives: &[Rule]) -> String {
+    let expected = names(positives);
+    let unexpected = names(negatives);
+    match (expected.is_empty(), unexpected.is_empty()) {
+        (false, true) => format!("expected {expected}"),
+        (false, false) => format!("expected {expected}, not {unexpected}"),
+        (true, false) => format!("unexpected {unexpected}"),
+        (true, true) => "unexpected input".to_string(),
+    }
+}
+
+/// The names of `rules`, without repeats, as "a, b or c". A name that is itself a list
+/// ("`=`, `+=` or `-=`") is spread into the outer list.
+fn names(rules: &[Rule]) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for &each in rules {
+        let name = rule_name(each);
+        let pieces: Vec<&str> = if name.contains('(') {
+            vec![name]
+        } else {
+            name.split(", ")
+                .flat_map(|piece| piece.split(" or "))
+                .collect()
+        };
+        for piece in pieces {
+            if !names.contains(&piece) {
+                names.push(piece);
+            }
+        }
+    }
+    if rules.contains(&Rule::infix) {
+        let continues = ["`(`", "`[`", "`..`", rule_name(Rule::infix)];
+        names.sort_by_key(|name| continues.iter().position(|c| c == name));
+    }
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// Whether `rest` holds only whitespace, newlines and comments.
+fn is_blank(rest: &str) -> bool {
+    rest.lines()
+        .all(|line| matches!(line.trim_start().chars().next(), None | Some('#')))
+}
+
+/// Where an unfinished input ends: the last character that is not whitespace or comment, so
+/// that the label has something to underline.
+fn end_span(source: &str) -> Span {
+    let mut end = 0;
+    for (start, line) in source.split_inclusive('\n').scan(0, |offset, line| {
+        let start = *offset;
+        *offset += line.len();
+        Some((start, line))
+    }) {
+        let code = match line.find('#') {
+            Some(hash) => &line[..hash],
+            None => line,
+        };
+        let trimmed = code.trim_end();
+        if !trimmed.is_empty() {
+            end = start + trimmed.len();
+        }
+    }
+    match source[..end].chars().next_back() {
+        Some(last) => Span::new(end - last.len_utf8(), end),
+        None => Span::new(0, 0),
+    }
+}
+
+/// The token at `pos` (a word, a number, a run of operator characters or one character) and
+/// its description.
+fn found(source: &str, pos: usize) -> (Span, String) {
+    let rest = &source[pos..];
+    let Some(first) = rest.chars().next() else {
+        return (Span::new(pos, pos), "end of input".to_string());
+    };
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let operator = |c: char| "=<>!+-*/%^&|.".contains(c);
+    let len = if word(first) {
+        rest.find(|c| !word(c)).unwrap_or(rest.len())
+    } else if operator(first) {
+        rest.find(|c| !operator(c)).unwrap_or(rest.len())
+    } else {
+        first.len_utf8()
+    };
+    let span = Span::new(pos, pos + len);
+    match first {
+        '\n' | '\r' => (span, "end of line".to_string()),
+        _ => (span, format!("`{}`", &rest[..len])),
+    }
+}
+
+/// A readable name for each grammar rule, used in "expected ..." messages. The match is
+/// exhaustive on purpose: a new rule in the grammar must be given a name here.
+pub(crate) fn rule_name(of: Rule) -> &'static str {
+    match of {
+        Rule::EOI => "end of input",
+        Rule::WHITESPACE => "whitespace",
+        Rule::COMMENT => "a comment",
+        Rule::program => "a program",
+        Rule::sep => "a newline or `;`",
+        Rule::line_break => "a line break",
+        Rule::statement => "a statement",
+        Rule::let_stmt => "a `let` statement",
+        Rule::query_stmt => "a query",
+        Rule::sequence_stmt => "a `sequence` statement",
+        Rule::table_stmt => "a `table` statement",
+        Rule::ppos_stmt => "a `ppos` statement",
+        Rule::check_stmt => "a `check` statement",
+        Rule::assert_stmt => "an `assert` statement",
+        Rule::print_stmt => "a `print` statement",
+        Rule::expr_stmt => "an expression",
+        Rule::game_decl => "a game declaration",
+        Rule::params => "parameters",
+        Rule::rules_def => "`on` and a state",
+        Rule::state => "a state (`n`, `(a, b)` or `s[]`)",
+        Rule::tuple_state => "a tuple state `(a, b)`",
+        Rule::list_state => "a list state `s[]`",
+        Rule::heap_state => "a heap state `n`",
+        Rule::rule => "a rule",
+        Rule::binder => "a binder (`x in ...` or `x = ...`)",
+        Rule::updates => "a block of updates",
+        Rule::update => "an update",
+        Rule::update_op => "`=`, `+=` or `-=`",
+        Rule::octal_def => "`= octal`",
+        Rule::octal_code => "an octal code",
+        Rule::subtraction_def => "`= subtraction`",
+        Rule::graph_def => "`= graph`",
+        Rule::graph_line => "a node or an edge list (`a -> b, c`)",
+        Rule::expr => "an expression",
+        Rule::game_expr => "a game",
+        Rule::operand => "an expression",
+        Rule::prefix => "a prefix operator",
+        Rule::postfix => "`(` or `[`",
+        Rule::infix => "an operator",
+        Rule::continued_infix => "an operator",
+        Rule::primary => "an expression",
+        Rule::if_expr => "an `if` expression",
+        Rule::xor_name => "`xor`",
+        Rule::paren => "a parenthesised expression",
+        Rule::list => "a list",
+        Rule::set => "a set",
+        Rule::call_args => "arguments",
+        Rule::index_args => "`[`",
+        Rule::items => "expressions",
+        Rule::eq => "`==`",
+        Rule::ne => "`!=`",
+        Rule::le => "`<=`",
+        Rule::ge => "`>=`",
+        Rule::lt => "`<`",
+        Rule::gt => "`>`",
+        Rule::range_incl => "`..=`",
+        Rule::range_excl => "`..`",
+        Rule::open_range => "`..`",
+        Rule::bit_or => "`|`",
+        Rule::bit_and => "`&`",
+        Rule::shl => "`<<`",
+        Rule::shr => "`>>`",
+        Rule::add => "`+`",
+        Rule::sub | Rule::neg => "`-`",
+        Rule::mul => "`*`",
+        Rule::div => "`/`",
+        Rule::rem => "`%`",
+        Rule::pow => "`^`",
+        Rule::int => "an integer",
+        Rule::string => "a string",
+        Rule::ident => "a name",
+        Rule::ident_char => "a letter, digit or `_`",
+        Rule::keyword => "a reserved word",
+        Rule::lparen => "`(`",
+        Rule::rparen => "`)`",
+        Rule::lbracket => "`[`",
+        Rule::rbracket => "`]`",
+        Rule::lbrace => "`{`",
+        Rule::rbrace => "`}`",
+        Rule::comma => "`,`",
+        Rule::assign => "`=`",
+        Rule::arrow => "`->`",
+        Rule::kw_and => "`and`",
+        Rule::kw_or => "`or`",
+        Rule::kw_not => "`not`",
+        Rule::kw_xor => "`xor`",
+        Rule::kw_if => "`if`",
+        Rule::kw_then => "`then`",
+        Rule::kw_else => "`else`",
+        Rule::kw_for => "`for`",
+        Rule::kw_in => "`in`",
+        Rule::kw_let => "`let`",
+        Rule::kw_game => "`game`",
+        Rule::kw_on => "`on`",
+        Rule::kw_unordered => "`unordered`",
+        Rule::kw_misere => "`misere`",
+        Rule::kw_true => "`true`",
+        Rule::kw_false => "`false`",
+        Rule::kw_grundy => "`grundy`",
+        Rule::kw_outcome => "`outcome`",
+        Rule::kw_moves => "`moves`",
+        Rule::kw_win => "`win`",
+        Rule::kw_sequence => "`sequence`",
+        Rule::kw_table => "`table`",
+        Rule::kw_ppos => "`ppos`",
+        Rule::kw_check => "`check`",
+        Rule::kw_assert => "`assert`",
+        Rule::kw_print => "`print`",
+        Rule::kw_octal => "`octal`",
+        Rule::kw_subtraction => "`subtraction`",
+        Rule::kw_graph => "`graph`",
+    }
+}

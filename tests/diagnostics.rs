@@ -1,0 +1,94 @@
+//! Snapshots of each kind of diagnostic, rendered without colour at a fixed width.
+
+use grundy::game::Limits;
+
+fn diagnostic(source: &str) -> String {
+    diagnostic_with(source, Limits::default())
+}
+
+fn diagnostic_with(source: &str, limits: Limits) -> String {
+    match grundy::run_to_string_with("input.game", source, limits) {
+        Ok(out) => panic!("expected an error, got output:\n{out}"),
+        Err(e) => e,
+    }
+}
+
+macro_rules! snapshot {
+    ($name:ident, $source:expr) => {
+        #[test]
+        fn $name() {
+            insta::assert_snapshot!(diagnostic($source));
+        }
+    };
+}
+
+snapshot!(syntax_error, "let = 3");
+snapshot!(
+    syntax_error_in_rule,
+    "game g on n {\n    for k in 1..=n { n -= }\n}"
+);
+snapshot!(
+    unfinished_input,
+    "game g on n {\n    for k in 1..=n { n -= k }\n"
+);
+snapshot!(literal_too_large, "print 99999999999999999999");
+snapshot!(unknown_name_with_nearest, "grundy nmi[3, 4, 5]");
+snapshot!(unknown_name_without_nearest, "print zzzzzz + 1");
+snapshot!(
+    several_errors_at_once,
+    "print nmi[1]\nprint 1 + true\nprint min(1, 2, 3)"
+);
+snapshot!(game_arity, "grundy bash(1, 2)[3]");
+snapshot!(family_without_parameters, "grundy bash[3]");
+snapshot!(builtin_arity, "print mex()");
+snapshot!(tuple_arity, "grundy wythoff[1, 2, 3]");
+snapshot!(type_mismatch, "print 1 + true");
+snapshot!(query_needs_a_position, "grundy 3");
+snapshot!(
+    negative_counter,
+    "game g on n {\n    for k in 0..=n + 1 { n -= k }\n}\ngrundy g[2]"
+);
+snapshot!(overflow, "print 2^63");
+snapshot!(
+    overflow_in_multiplication,
+    "let big = 10^18\nprint big * 10"
+);
+snapshot!(division_by_zero, "let z = 0\nprint 7 / z");
+snapshot!(
+    loop_in_rules,
+    "game g on n {\n    for k in 0..=1 if k <= n { n -= k }\n}\ngrundy g[3]"
+);
+snapshot!(
+    loop_in_graph,
+    "game g = graph { a -> b; b -> c; c -> a }\ngrundy g[a]"
+);
+snapshot!(malformed_octal, "game o = octal 0.08");
+snapshot!(octal_without_point, "game o = octal 77");
+snapshot!(failed_assert, "assert grundy(nim[3, 4, 5]) == 0");
+snapshot!(
+    failed_check,
+    "check grundy(nim[n]) == n % 4 for n in 0..=10"
+);
+snapshot!(
+    update_outside_state,
+    "game g on n {\n    for k in 1..=n { m -= k }\n}"
+);
+snapshot!(
+    split_in_tuple_game,
+    "game g on (a, b) {\n    { a = [1, 2] }\n}"
+);
+snapshot!(index_out_of_range, "let s = [1, 2, 3]\nprint s[3]");
+snapshot!(duplicate_state_variable, "game g on (a, a) { { a -= 1 } }");
+snapshot!(
+    non_positive_subtraction,
+    "game s = subtraction {0, 1}\ngrundy s[3]"
+);
+
+#[test]
+fn state_limit() {
+    let limits = Limits {
+        max_states: 1000,
+        ..Limits::default()
+    };
+    insta::assert_snapshot!(diagnostic_with("grundy nim[5000]", limits));
+}
