@@ -247,7 +247,18 @@ impl Checker<'_> {
             self.locals.push((param.name.clone(), Ty::Unknown));
         }
         match &decl.def {
-            GameDef::Rules { state, rules, .. } => {
+            GameDef::Rules {
+                state,
+                rules,
+                unordered,
+            } => {
+                if *unordered && !matches!(state, StateShape::List(_)) {
+                    self.errors.push(Error::invalid(
+                        "`unordered` applies to list games only",
+                        decl.name.span,
+                        "write `on s[] unordered`: heaps of a heap game are already a multiset",
+                    ));
+                }
                 self.heap_game = matches!(state, StateShape::Heap(_));
                 let list = matches!(state, StateShape::List(_));
                 self.state = state_names
@@ -342,6 +353,16 @@ impl Checker<'_> {
 
     fn binders(&mut self, binders: &[Binder]) {
         for binder in binders {
+            if self.state.iter().any(|v| v.name == binder.name.name) {
+                self.errors.push(Error::invalid(
+                    format!(
+                        "`{}` is part of the state and cannot be bound here",
+                        binder.name.name
+                    ),
+                    binder.name.span,
+                    "choose another name for the variable of this `for`",
+                ));
+            }
             let domain = self.expr(&binder.value);
             let ty = match binder.kind {
                 BinderKind::Let => domain,

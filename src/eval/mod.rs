@@ -338,9 +338,27 @@ impl Interpreter {
         }
     }
 
+    fn bound_size(&self, size: i128, what: &str, span: Span) -> Result<(), Error> {
+        let limit = self.engine.limits.max_states;
+        if size > limit as i128 {
+            return Err(Error::TooLarge {
+                what: what.to_string(),
+                size: size.to_string(),
+                limit,
+                span,
+            });
+        }
+        Ok(())
+    }
+
     fn sequence(&mut self, game: &Expr, range: &Expr) -> Result<String, Error> {
         let game = self.heap_game(game, "sequence")?;
         let (start, last) = self.finite_range(range)?;
+        self.bound_size(
+            last as i128 - start as i128 + 1,
+            "this sequence",
+            range.span,
+        )?;
         let mut values = Vec::new();
         for n in start..=last.max(start - 1) {
             let part = Part {
@@ -383,6 +401,8 @@ impl Interpreter {
         };
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
+        let cells = (r1 as i128 - r0 as i128 + 1).max(0) * (c1 as i128 - c0 as i128 + 1).max(0);
+        self.bound_size(cells, "this table", game_span(rows, cols))?;
         let mut grid = Vec::new();
         for a in r0..=r1 {
             let mut line = Vec::new();

@@ -73,9 +73,10 @@ pub fn shape_of(decl: &GameDecl) -> Shape {
         GameDef::Octal { .. } | GameDef::Subtraction { .. } => Shape::Heaps,
         GameDef::Graph { lines } => {
             let mut nodes: Vec<String> = Vec::new();
+            let mut seen = rustc_hash::FxHashSet::default();
             for line in lines {
                 for name in std::iter::once(&line.from).chain(&line.to) {
-                    if !nodes.contains(&name.name) {
+                    if seen.insert(name.name.as_str()) {
                         nodes.push(name.name.clone());
                     }
                 }

@@ -1,12 +1,15 @@
 //! Tokens on a directed graph: a token moves along one edge.
 
+use rustc_hash::FxHashMap;
+
 use super::{Game, SolveError};
 
 /// A directed graph on named nodes; a state is one token, given by its node's index.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Graph {
     pub name: String,
     nodes: Vec<String>,
+    index: FxHashMap<String, usize>,
     edges: Vec<Vec<usize>>,
 }
 
@@ -15,6 +18,7 @@ impl Graph {
         Graph {
             name: name.to_string(),
             nodes: Vec::new(),
+            index: FxHashMap::default(),
             edges: Vec::new(),
         }
     }
@@ -24,6 +28,7 @@ impl Graph {
         if let Some(i) = self.index(name) {
             return i;
         }
+        self.index.insert(name.to_string(), self.nodes.len());
         self.nodes.push(name.to_string());
         self.edges.push(Vec::new());
         self.nodes.len() - 1
@@ -36,7 +41,7 @@ impl Graph {
     }
 
     pub fn index(&self, name: &str) -> Option<usize> {
-        self.nodes.iter().position(|n| n == name)
+        self.index.get(name).copied()
     }
 
     pub fn node_name(&self, index: usize) -> &str {

@@ -16,6 +16,7 @@ pub struct Solver {
     dense: Vec<u32>,
     sparse: FxHashMap<Box<[i64]>, u32>,
     stored: usize,
+    visits: u32,
 }
 
 struct Frame {
@@ -32,6 +33,7 @@ impl Solver {
             dense: Vec::new(),
             sparse: FxHashMap::default(),
             stored: 0,
+            visits: 0,
         }
     }
 
@@ -138,7 +140,8 @@ impl Solver {
         if self.stored >= limits.max_states {
             return Err(SolveError::StateLimit(limits.max_states));
         }
-        if self.stored % 4096 == 0 {
+        self.visits = self.visits.wrapping_add(1);
+        if self.visits % 1024 == 0 {
             limits.check_interrupt()?;
         }
         let (flat, bounds) = self.expand(key)?;

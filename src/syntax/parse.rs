@@ -335,55 +335,103 @@ fn ident(pair: Pair<Rule>) -> Ident {
     }
 }
 
+/// Expressions deeper than this are a syntax error: the passes over the tree recurse, and a
+/// deeper tree could overflow the stack.
+const MAX_DEPTH: usize = 256;
+
+/// An expression being built, with the depth of its tree.
+struct Node {
+    expr: Expr,
+    depth: usize,
+}
+
+fn node(kind: ExprKind, span: Span, depth: usize) -> Result<Node> {
+    if depth > MAX_DEPTH {
+        return Err(too_deep(span));
+    }
+    Ok(Node {
+        expr: Expr { kind, span },
+        depth,
+    })
+}
+
+fn too_deep(span: Span) -> Error {
+    Error::syntax(
+        "expression nested too deeply",
+        format!("more than {MAX_DEPTH} levels"),
+        span,
+    )
+}
+
 fn expr(pair: Pair<Rule>) -> Result<Expr> {
+    Ok(nested(pair, 0)?.expr)
+}
+
+/// An expression inside `nesting` brackets.
+fn nested(pair: Pair<Rule>, nesting: usize) -> Result<Node> {
+    let span = span(&pair);
     let mut flat = Vec::new();
     for part in pair.into_inner() {
         match part.as_rule() {
-            Rule::operand | Rule::infix => flat.extend(part.into_inner()),
+            Rule::operand => {
+                for piece in part.into_inner() {
+                    match piece.as_rule() {
+                        Rule::prefix => flat.extend(piece.into_inner()),
+                        _ => flat.push(piece),
+                    }
+                }
+            }
+            Rule::infix => flat.extend(part.into_inner()),
             _ => flat.push(part),
         }
     }
-    pratt(flat)
+    pratt(span, flat, nesting)
 }
 
 fn game_expr(pair: Pair<Rule>) -> Result<Expr> {
-    pratt(pair.into_inner().collect())
+    let span = span(&pair);
+    Ok(pratt(span, pair.into_inner().collect(), 0)?.expr)
 }
 
-fn pratt(flat: Vec<Pair<Rule>>) -> Result<Expr> {
+fn pratt(span: Span, flat: Vec<Pair<Rule>>, nesting: usize) -> Result<Node> {
+    if nesting > MAX_DEPTH || flat.len() > 4 * MAX_DEPTH {
+        return Err(too_deep(span));
+    }
     PRATT
-        .map_primary(primary)
+        .map_primary(|pair| primary(pair, nesting))
         .map_prefix(prefix)
-        .map_postfix(postfix)
+        .map_postfix(|target, op| postfix(target, op, nesting))
         .map_infix(infix)
         .parse(flat.into_iter())
 }
 
-fn primary(pair: Pair<Rule>) -> Result<Expr> {
+fn primary(pair: Pair<Rule>, nesting: usize) -> Result<Node> {
+    let pair = next(&mut pair.into_inner());
     let span = span(&pair);
-    let kind = match pair.as_rule() {
-        Rule::int => ExprKind::Int(int(&pair)?),
-        Rule::string => ExprKind::Str(string(&pair)),
-        Rule::kw_true => ExprKind::Bool(true),
-        Rule::kw_false => ExprKind::Bool(false),
-        Rule::ident => ExprKind::Var(pair.as_str().to_string()),
-        Rule::xor_name => {
-            let word = next(&mut pair.into_inner());
-            return Ok(Expr {
-                kind: ExprKind::Var(word.as_str().to_string()),
-                span: self::span(&word),
-            });
-        }
-        Rule::if_expr => if_expr(pair)?,
+    let (kind, depth) = match pair.as_rule() {
+        Rule::int => (ExprKind::Int(int(&pair)?), 1),
+        Rule::string => (ExprKind::Str(string(&pair)?), 1),
+        Rule::kw_true => (ExprKind::Bool(true), 1),
+        Rule::kw_false => (ExprKind::Bool(false), 1),
+        Rule::ident => (ExprKind::Var(pair.as_str().to_string()), 1),
+        Rule::xor_name => (ExprKind::Var("xor".to_string()), 1),
+        Rule::if_expr => if_expr(pair, nesting + 1)?,
         Rule::paren => {
-            let inner = expr(next(&mut parts(pair)))?;
-            return Ok(Expr { span, ..inner });
+            let inner = nested(next(&mut parts(pair)), nesting + 1)?;
+            let expr = Expr { span, ..inner.expr };
+            return Ok(Node { expr, ..inner });
         }
-        Rule::list => ExprKind::List(items(pair)?),
-        Rule::set => ExprKind::Set(items(pair)?),
+        Rule::list => {
+            let (items, depth) = items(pair, nesting + 1)?;
+            (ExprKind::List(items), depth + 1)
+        }
+        Rule::set => {
+            let (items, depth) = items(pair, nesting + 1)?;
+            (ExprKind::Set(items), depth + 1)
+        }
         _ => unexpected(&pair),
     };
-    Ok(Expr { kind, span })
+    node(kind, span, depth)
 }
 
 fn int(pair: &Pair<Rule>) -> Result<i64> {
@@ -393,41 +441,58 @@ fn int(pair: &Pair<Rule>) -> Result<i64> {
         .map_err(|_| Error::Literal { span: span(pair) })
 }
 
-fn string(pair: &Pair<Rule>) -> String {
-    let text = pair.as_str();
+fn string(pair: &Pair<Rule>) -> Result<String> {
+    let start = pair.as_span().start();
     let mut out = String::new();
-    let mut chars = text[1..text.len() - 1].chars();
-    while let Some(c) = chars.next() {
-        out.push(match (c, c == '\\') {
-            (_, true) => match chars.next() {
-                Some('n') => '\n',
-                Some('t') => '\t',
-                Some(escaped) => escaped,
+    let mut chars = pair.as_str().char_indices().skip(1);
+    loop {
+        match chars.next() {
+            None => break,
+            Some((_, '"')) => return Ok(out),
+            Some((at, '\\')) => match chars.next() {
+                Some((_, 'n')) => out.push('\n'),
+                Some((_, 't')) => out.push('\t'),
+                Some((_, c @ ('"' | '\\'))) => out.push(c),
+                Some((end, c)) => {
+                    let span = Span::new(start + at, start + end + c.len_utf8());
+                    let label = "use `\\\\`, `\\\"`, `\\n` or `\\t`";
+                    return Err(Error::syntax("unknown escape in a string", label, span));
+                }
                 None => break,
             },
-            (c, false) => c,
-        });
+            Some((_, c)) => out.push(c),
+        }
     }
-    out
+    let label = "no closing `\"` on this line";
+    Err(Error::syntax("unterminated string", label, span(pair)))
 }
 
-fn if_expr(pair: Pair<Rule>) -> Result<ExprKind> {
+fn if_expr(pair: Pair<Rule>, nesting: usize) -> Result<(ExprKind, usize)> {
     let mut parts = parts(pair);
-    let condition = Box::new(expr(next(&mut parts))?);
-    let then = Box::new(expr(next(&mut parts))?);
-    let otherwise = Box::new(expr(next(&mut parts))?);
-    Ok(ExprKind::If {
-        condition,
-        then,
-        otherwise,
-    })
+    let mut branch = || nested(next(&mut parts), nesting);
+    let (condition, then, otherwise) = (branch()?, branch()?, branch()?);
+    let depth = 1 + condition.depth.max(then.depth).max(otherwise.depth);
+    let kind = ExprKind::If {
+        condition: Box::new(condition.expr),
+        then: Box::new(then.expr),
+        otherwise: Box::new(otherwise.expr),
+    };
+    Ok((kind, depth))
 }
 
-fn items(pair: Pair<Rule>) -> Result<Vec<Expr>> {
-    parts(pair).map(expr).collect()
+/// The expressions of a list, set, call or index, and the depth of the deepest.
+fn items(pair: Pair<Rule>, nesting: usize) -> Result<(Vec<Expr>, usize)> {
+    let mut depth = 0;
+    let mut items = Vec::new();
+    for part in parts(pair) {
+        let item = nested(part, nesting)?;
+        depth = depth.max(item.depth);
+        items.push(item.expr);
+    }
+    Ok((items, depth))
 }
 
-fn prefix(op: Pair<Rule>, operand: Result<Expr>) -> Result<Expr> {
+fn prefix(op: Pair<Rule>, operand: Result<Node>) -> Result<Node> {
     let operand = operand?;
     let unary = match op.as_rule() {
         Rule::neg => UnaryOp::Neg,
@@ -435,39 +500,50 @@ fn prefix(op: Pair<Rule>, operand: Result<Expr>) -> Result<Expr> {
         Rule::kw_misere => UnaryOp::Misere,
         _ => unexpected(&op),
     };
-    Ok(Expr {
-        span: span(&op).to(operand.span),
-        kind: ExprKind::Unary(unary, Box::new(operand)),
-    })
+    let span = span(&op).to(operand.expr.span);
+    let kind = ExprKind::Unary(unary, Box::new(operand.expr));
+    node(kind, span, operand.depth + 1)
 }
 
-fn postfix(target: Result<Expr>, op: Pair<Rule>) -> Result<Expr> {
-    let target = target?;
+fn postfix(target: Result<Node>, op: Pair<Rule>, nesting: usize) -> Result<Node> {
+    let Node {
+        expr: target,
+        depth,
+    } = target?;
     let span = target.span.to(span(&op));
-    let kind = match op.as_rule() {
-        Rule::call_args => ExprKind::Call {
-            callee: Box::new(target),
-            args: items(op)?,
-        },
-        Rule::index_args => ExprKind::Index {
-            target: Box::new(target),
-            args: items(op)?,
-        },
+    let (kind, depth) = match op.as_rule() {
+        Rule::call_args | Rule::index_args => {
+            let is_call = op.as_rule() == Rule::call_args;
+            let (args, args_depth) = items(op, nesting + 1)?;
+            let target = Box::new(target);
+            let kind = if is_call {
+                ExprKind::Call {
+                    callee: target,
+                    args,
+                }
+            } else {
+                ExprKind::Index { target, args }
+            };
+            (kind, depth.max(args_depth))
+        }
         Rule::open_range => {
             unchained(&target, &op)?;
-            ExprKind::Range {
+            let kind = ExprKind::Range {
                 start: Box::new(target),
                 end: None,
                 inclusive: false,
-            }
+            };
+            (kind, depth)
         }
         _ => unexpected(&op),
     };
-    Ok(Expr { kind, span })
+    node(kind, span, depth + 1)
 }
 
-fn infix(left: Result<Expr>, op: Pair<Rule>, right: Result<Expr>) -> Result<Expr> {
+fn infix(left: Result<Node>, op: Pair<Rule>, right: Result<Node>) -> Result<Node> {
     let (left, right) = (left?, right?);
+    let depth = 1 + left.depth.max(right.depth);
+    let (left, right) = (left.expr, right.expr);
     let span = left.span.to(right.span);
     let binary = match op.as_rule() {
         Rule::range_excl | Rule::range_incl => {
@@ -477,7 +553,7 @@ fn infix(left: Result<Expr>, op: Pair<Rule>, right: Result<Expr>) -> Result<Expr
                 end: Some(Box::new(right)),
                 inclusive: op.as_rule() == Rule::range_incl,
             };
-            return Ok(Expr { kind, span });
+            return node(kind, span, depth);
         }
         Rule::kw_or => BinaryOp::Or,
         Rule::kw_and => BinaryOp::And,
@@ -500,10 +576,8 @@ fn infix(left: Result<Expr>, op: Pair<Rule>, right: Result<Expr>) -> Result<Expr
         Rule::pow => BinaryOp::Pow,
         _ => unexpected(&op),
     };
-    Ok(Expr {
-        kind: ExprKind::Binary(binary, Box::new(left), Box::new(right)),
-        span,
-    })
+    let kind = ExprKind::Binary(binary, Box::new(left), Box::new(right));
+    node(kind, span, depth)
 }
 
 /// Ranges do not chain: `a..b..c` is an error, `(a..b)..c` is not (the parentheses widen the
@@ -518,718 +592,4 @@ fn unchained(start: &Expr, op: &Pair<Rule>) -> Result<()> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::error::render;
-
-    /// An expression as an S-expression, to check the shape of the tree.
-    fn sx(e: &Expr) -> String {
-        let list = |items: &[Expr]| items.iter().map(sx).collect::<Vec<_>>().join(" ");
-        match &e.kind {
-            ExprKind::Int(n) => n.to_string(),
-            ExprKind::Bool(b) => b.to_string(),
-            ExprKind::Str(s) => format!("{s:?}"),
-            ExprKind::Var(v) => v.clone(),
-            ExprKind::List(items) => format!("[{}]", list(items)),
-            ExprKind::Set(items) => format!("{{{}}}", list(items)),
-            ExprKind::Unary(op, x) => format!("({op:?} {})", sx(x)).to_lowercase(),
-            ExprKind::Binary(op, a, b) => format!("({} {} {})", op.symbol(), sx(a), sx(b)),
-            ExprKind::Range {
-                start,
-                end,
-                inclusive,
-            } => match end {
-                Some(end) => {
-                    let op = if *inclusive { "..=" } else { ".." };
-                    format!("({op} {} {})", sx(start), sx(end))
-                }
-                None => format!("(.. {})", sx(start)),
-            },
-            ExprKind::If {
-                condition,
-                then,
-                otherwise,
-            } => format!("(if {} {} {})", sx(condition), sx(then), sx(otherwise)),
-            ExprKind::Call { callee, args } => format!("(call {} {})", sx(callee), list(args)),
-            ExprKind::Index { target, args } => format!("(index {} {})", sx(target), list(args)),
-        }
-    }
-
-    fn stmts(source: &str) -> Vec<StmtKind> {
-        match parse(source) {
-            Ok(program) => program.statements.into_iter().map(|s| s.kind).collect(),
-            Err(error) => panic!(
-                "{source:?}: {}",
-                render(&[error], "test", source, 80, false)
-            ),
-        }
-    }
-
-    fn one(source: &str) -> StmtKind {
-        let mut all = stmts(source);
-        assert_eq!(all.len(), 1, "{source:?}: {all:?}");
-        all.remove(0)
-    }
-
-    fn expr_of(source: &str) -> Expr {
-        match one(source) {
-            StmtKind::Expr(e) => e,
-            other => panic!("{source:?} is not a bare expression: {other:?}"),
-        }
-    }
-
-    fn shape(source: &str) -> String {
-        sx(&expr_of(source))
-    }
-
-    fn error(source: &str) -> Error {
-        match parse(source) {
-            Ok(program) => panic!("{source:?} parsed: {program:?}"),
-            Err(error) => error,
-        }
-    }
-
-    fn text(source: &str, span: Span) -> &str {
-        &source[span.start as usize..span.end as usize]
-    }
-
-    #[test]
-    fn precedence() {
-        let cases = [
-            ("1 + 2 * 3", "(+ 1 (* 2 3))"),
-            ("2^3^2", "(^ 2 (^ 3 2))"),
-            ("-2^2", "(neg (^ 2 2))"),
-            ("2^-1", "(^ 2 (neg 1))"),
-            ("-x^2 * 3", "(* (neg (^ x 2)) 3)"),
-            ("-3", "(neg 3)"),
-            ("n - t - a", "(- (- n t) a)"),
-            ("a - -b", "(- a (neg b))"),
-            ("a--b", "(- a (neg b))"),
-            ("a % b * c / d", "(/ (* (% a b) c) d)"),
-            ("0..=(n - t) / 2", "(..= 0 (/ (- n t) 2))"),
-            ("1..n + 1", "(.. 1 (+ n 1))"),
-            ("1..2 | 3", "(.. 1 (| 2 3))"),
-            ("a..b == c", "(== (.. a b) c)"),
-            ("misere p + q", "(misere (+ p q))"),
-            ("misere nim[1] == p", "(misere (== (index nim 1) p))"),
-            ("not a == b and c", "(and (not (== a b)) c)"),
-            ("a or b and c", "(or a (and b c))"),
-            ("not not a or b", "(or (not (not a)) b)"),
-            ("a < b <= c", "(<= (< a b) c)"),
-            ("xor(b) == 0", "(== (call xor b) 0)"),
-            ("xor (b)", "(call xor b)"),
-            ("3 xor 4 xor 5 == 2", "(== (xor (xor 3 4) 5) 2)"),
-            ("a xor (b)", "(xor a b)"),
-            (
-                "a | b xor c & d << 1 + 2",
-                "(| a (xor b (& c (<< d (+ 1 2)))))",
-            ),
-            ("a >> 1 << 2", "(<< (>> a 1) 2)"),
-            ("a != b >= c > d", "(> (>= (!= a b) c) d)"),
-            ("s[1..]", "(index s (.. 1))"),
-            ("s[i..j]", "(index s (.. i j))"),
-            ("s[a + 1..]", "(index s (.. (+ a 1)))"),
-            ("f(a, b)[0](c)", "(call (index (call f a b) 0) c)"),
-            ("-f(x)[1]", "(neg (index (call f x) 1))"),
-            ("nim[]", "(index nim )"),
-            ("min()", "(call min )"),
-            ("[1, 2,]", "[1 2]"),
-            ("[]", "[]"),
-            ("{}", "{}"),
-            ("{1, 3, 4}", "{1 3 4}"),
-            ("if c then 1 else 2 + 3", "(if c 1 (+ 2 3))"),
-            ("1 + if c then 2 else 3 * 4", "(+ 1 (if c 2 (* 3 4)))"),
-            ("if a then if b then 1 else 2 else 3", "(if a (if b 1 2) 3)"),
-            ("(a..b)..c", "(.. (.. a b) c)"),
-            ("(x)..b", "(.. x b)"),
-            ("true and not false", "(and true (not false))"),
-            ("1_000_000", "1000000"),
-            ("9223372036854775807", "9223372036854775807"),
-            (r#""a\"b\\c""#, r#""a\"b\\c""#),
-            ("nim[3] + kayles[4]", "(+ (index nim 3) (index kayles 4))"),
-            ("bash(3)[n]", "(index (call bash 3) n)"),
-            ("grundy(p) + 1", "(+ (call grundy p) 1)"),
-            ("outcome(p) == \"P\"", "(== (call outcome p) \"P\")"),
-            ("options(p)", "(call options p)"),
-            ("wins(p)", "(call wins p)"),
-            (
-                "len(wins(xor_nim[1, 4]))",
-                "(call len (call wins (index xor_nim 1 4)))",
-            ),
-            ("_", "_"),
-            ("2^3^2 == 512", "(== (^ 2 (^ 3 2)) 512)"),
-            ("-2^2 == -4", "(== (neg (^ 2 2)) (neg 4))"),
-        ];
-        for (source, expected) in cases {
-            assert_eq!(shape(source), expected, "{source}");
-        }
-    }
-
-    #[test]
-    fn newlines_inside_brackets() {
-        let cases = [
-            ("[1,\n 2,\n 3\n]", "[1 2 3]"),
-            ("[\n  1, # one\n  2,  # two\n]", "[1 2]"),
-            ("min(\n  a,\n  b\n)", "(call min a b)"),
-            ("(1 +\n 2)", "(+ 1 2)"),
-            ("{1,\n 3,\n 4}", "{1 3 4}"),
-            ("nim[\n3, 4]", "(index nim 3 4)"),
-            ("(if c\n then 1\n else 2)", "(if c 1 2)"),
-        ];
-        for (source, expected) in cases {
-            assert_eq!(shape(source), expected, "{source:?}");
-        }
-        assert_eq!(stmts("f\n(x)").len(), 2);
-        assert_eq!(stmts("x\n[1]").len(), 2);
-        assert_eq!(stmts("let a = [1,\n2]\nlet b = 3").len(), 2);
-    }
-
-    #[test]
-    fn separators() {
-        assert_eq!(stmts("").len(), 0);
-        assert_eq!(stmts("\n\n# only a comment\n;;\n").len(), 0);
-        assert_eq!(stmts(";1;\n\n2 ; 3\n\n").len(), 3);
-        assert_eq!(stmts("1 # comment\n2").len(), 2);
-        assert_eq!(stmts("1\r\n2\r\n").len(), 2);
-        let h = stmts("let h = [1,2,3]; win nim[h[1..]]");
-        let StmtKind::Query { query, target } = &h[1] else {
-            panic!("{h:?}")
-        };
-        assert_eq!(*query, Query::Win);
-        assert_eq!(sx(target), "(index nim (index h (.. 1)))");
-    }
-
-    #[test]
-    fn simple_statements() {
-        let StmtKind::Let { name, value } = one("let heaps = [3, 4, 5]") else {
-            panic!()
-        };
-        assert_eq!(name.name, "heaps");
-        assert_eq!(sx(&value), "[3 4 5]");
-
-        for (source, expected, shape) in [
-            ("grundy nim[heaps]", Query::Grundy, "(index nim heaps)"),
-            (
-                "outcome wythoff[3, 5]",
-                Query::Outcome,
-                "(index wythoff 3 5)",
-            ),
-            ("moves kayles[5]", Query::Moves, "(index kayles 5)"),
-            ("win nim[3, 4, 5]", Query::Win, "(index nim 3 4 5)"),
-            (
-                "grundy nim[3] + kayles[4]",
-                Query::Grundy,
-                "(+ (index nim 3) (index kayles 4))",
-            ),
-            ("grundy (p) + 1", Query::Grundy, "(+ p 1)"),
-            ("moves(p)", Query::Moves, "p"),
-            (
-                "outcome misere nim[1, 1]",
-                Query::Outcome,
-                "(misere (index nim 1 1))",
-            ),
-        ] {
-            let StmtKind::Query { query, target } = one(source) else {
-                panic!("{source}")
-            };
-            assert_eq!((query, sx(&target).as_str()), (expected, shape), "{source}");
-        }
-
-        let StmtKind::Sequence { game, range } = one("sequence kayles 0..=83") else {
-            panic!()
-        };
-        assert_eq!(
-            (sx(&game), sx(&range)),
-            ("kayles".into(), "(..= 0 83)".into())
-        );
-        let StmtKind::Sequence { game, range } = one("sequence bash(3)[0] 1..") else {
-            panic!()
-        };
-        assert_eq!(sx(&game), "(index (call bash 3) 0)");
-        assert_eq!(sx(&range), "(.. 1)");
-
-        let StmtKind::Table { game, rows, cols } = one("table wythoff 0..10, 0..10") else {
-            panic!()
-        };
-        assert_eq!(sx(&game), "wythoff");
-        assert_eq!(
-            (sx(&rows), sx(&cols)),
-            ("(.. 0 10)".into(), "(.. 0 10)".into())
-        );
-        let StmtKind::Ppos { game, rows, cols } = one("ppos moore(2) 0..=20, 0..=n") else {
-            panic!()
-        };
-        assert_eq!(sx(&game), "(call moore 2)");
-        assert_eq!(
-            (sx(&rows), sx(&cols)),
-            ("(..= 0 20)".into(), "(..= 0 n)".into())
-        );
-
-        let source = "check grundy(bash(m)[n]) == n % (m + 1) for m in 1..=8, n in 0..=400";
-        let StmtKind::Check { condition, binders } = one(source) else {
-            panic!()
-        };
-        assert_eq!(
-            sx(&condition),
-            "(== (call grundy (index (call bash m) n)) (% n (+ m 1)))"
-        );
-        assert_eq!(binders.len(), 2);
-        assert_eq!(binders[1].name.name, "n");
-        assert_eq!(binders[1].kind, BinderKind::In);
-        assert_eq!(sx(&binders[1].value), "(..= 0 400)");
-        let StmtKind::Check { binders, .. } = one("check x > 0 for y = 3, x in [y]") else {
-            panic!()
-        };
-        assert_eq!(binders[0].kind, BinderKind::Let);
-
-        let StmtKind::Assert(e) = one("assert len(wins(xor_nim[1, 4, 5, 2, 6])) == 3") else {
-            panic!()
-        };
-        assert_eq!(
-            sx(&e),
-            "(== (call len (call wins (index xor_nim 1 4 5 2 6))) 3)"
-        );
-        let StmtKind::Print(e) = one("print outcome(misere nim[1, 1, 1])") else {
-            panic!()
-        };
-        assert_eq!(sx(&e), "(call outcome (misere (index nim 1 1 1)))");
-
-        // Statement words are names anywhere else, and alone.
-        assert_eq!(shape("print"), "print");
-        assert_eq!(shape("table + 1"), "(+ table 1)");
-        assert_eq!(shape("sequence"), "sequence");
-        assert_eq!(shape("grundy"), "grundy");
-        assert_eq!(shape("winner(p)"), "(call winner p)");
-        assert_eq!(shape("printer"), "printer");
-    }
-
-    fn game(source: &str) -> GameDecl {
-        match one(source) {
-            StmtKind::Game(decl) => decl,
-            other => panic!("{other:?}"),
-        }
-    }
-
-    fn rules_of(decl: &GameDecl) -> &[GameRule] {
-        match &decl.def {
-            GameDef::Rules { rules, .. } => rules,
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn rule_games() {
-        let g = game("game nim on n {\n    for k in 1..=n { n -= k }\n}");
-        assert_eq!(g.name.name, "nim");
-        assert!(g.params.is_empty());
-        let GameDef::Rules {
-            state,
-            unordered,
-            rules,
-        } = &g.def
-        else {
-            panic!()
-        };
-        assert!(matches!(state, StateShape::Heap(n) if n.name == "n"));
-        assert!(!unordered);
-        assert_eq!(rules.len(), 1);
-        let rule = &rules[0];
-        assert_eq!(rule.binders[0].name.name, "k");
-        assert_eq!(sx(&rule.binders[0].value), "(..= 1 n)");
-        assert_eq!(rule.condition, None);
-        let update = &rule.updates[0];
-        assert_eq!(update.target.name, "n");
-        assert_eq!((update.op, update.index.is_none()), (UpdateOp::Sub, true));
-        assert_eq!(sx(&update.value), "k");
-
-        let g = game("game kayles on n { for t in 1..=min(2, n), a in 0..=(n - t) / 2 { n = [a, n - t - a] } }");
-        let rule = &rules_of(&g)[0];
-        assert_eq!(sx(&rule.binders[0].value), "(..= 1 (call min 2 n))");
-        assert_eq!(sx(&rule.binders[1].value), "(..= 0 (/ (- n t) 2))");
-        assert_eq!(rule.updates[0].op, UpdateOp::Assign);
-        assert_eq!(sx(&rule.updates[0].value), "[a (- (- n t) a)]");
-
-        let g = game("game grundys on n { for a in 1..n if a < n - a { n = [a, n - a] } }");
-        let rule = &rules_of(&g)[0];
-        assert_eq!(sx(&rule.binders[0].value), "(.. 1 n)");
-        assert_eq!(sx(rule.condition.as_ref().unwrap()), "(< a (- n a))");
-
-        let g = game("game staircase on s[] {\n  for k in 1..=s[0] { s[0] -= k }\n  for i in 1..len(s), k in 1..=s[i] { s[i] -= k; s[i - 1] += k }\n}");
-        assert!(
-            matches!(&g.def, GameDef::Rules { state: StateShape::List(s), .. } if s.name == "s")
-        );
-        let rule = &rules_of(&g)[1];
-        assert_eq!(rule.updates.len(), 2);
-        assert_eq!(sx(rule.updates[1].index.as_ref().unwrap()), "(- i 1)");
-        assert_eq!(rule.updates[1].op, UpdateOp::Add);
-
-        let g = game("game moore(k) on h[] unordered {\n  for b in 0..=h if 1 <= count(b) and count(b) <= k { h -= b }\n}");
-        assert_eq!(g.params[0].name, "k");
-        assert!(matches!(
-            &g.def,
-            GameDef::Rules {
-                unordered: true,
-                ..
-            }
-        ));
-        let rule = &rules_of(&g)[0];
-        assert_eq!(
-            sx(rule.condition.as_ref().unwrap()),
-            "(and (<= 1 (call count b)) (<= (call count b) k))"
-        );
-
-        let g = game("game wythoff on (a, b) {\n for k in 1..=a { a -= k }\n\n for k in 1..=min(a, b) { a -= k; b -= k }\n}");
-        assert!(
-            matches!(&g.def, GameDef::Rules { state: StateShape::Tuple(v), .. } if v.len() == 2)
-        );
-        assert_eq!(rules_of(&g).len(), 2);
-
-        let g = game("game g(a, b,) on n {\n  if n > 0 {\n    n -= 1\n  }\n  { n -= 1 }; for j = 2 { n -= j }\n}");
-        assert_eq!(g.params.len(), 2);
-        let all = rules_of(&g);
-        assert_eq!(all.len(), 3);
-        assert_eq!(sx(all[0].condition.as_ref().unwrap()), "(> n 0)");
-        assert!(all[1].binders.is_empty() && all[1].condition.is_none());
-        assert_eq!(all[2].binders[0].kind, BinderKind::Let);
-
-        // An open range before `if` and `{`.
-        let g = game("game g on n { for k in 1.. if k <= n { n -= k } }");
-        let rule = &rules_of(&g)[0];
-        assert_eq!(sx(&rule.binders[0].value), "(.. 1)");
-        assert_eq!(sx(rule.condition.as_ref().unwrap()), "(<= k n)");
-        assert!(rules_of(&game("game g on n {}")).is_empty());
-        assert!(rules_of(&game("game g on n {\n\n}")).is_empty());
-    }
-
-    #[test]
-    fn family_games() {
-        for code in ["0.07", "4.07", "0.137", ".07", "0.", "7", "0.08"] {
-            let source = format!("game dawson = octal {code}");
-            let GameDef::Octal { code: got, span } = game(&source).def else {
-                panic!()
-            };
-            assert_eq!(got, code);
-            assert_eq!(text(&source, span), code);
-        }
-        let g = game("game sub(S) = subtraction S");
-        assert_eq!(g.params[0].name, "S");
-        for (source, expected) in [
-            ("game sub134 = subtraction {1, 3, 4}", "{1 3 4}"),
-            ("game bash4 = subtraction 1..=4", "(..= 1 4)"),
-            ("game anynim = subtraction 1..", "(.. 1)"),
-        ] {
-            let GameDef::Subtraction { set } = game(source).def else {
-                panic!()
-            };
-            assert_eq!(sx(&set), expected);
-        }
-
-        let lines = |source: &str| match game(source).def {
-            GameDef::Graph { lines } => lines
-                .iter()
-                .map(|l| {
-                    let to: Vec<_> = l.to.iter().map(|t| t.name.as_str()).collect();
-                    format!("{}>{}", l.from.name, to.join(","))
-                })
-                .collect::<Vec<_>>(),
-            other => panic!("{other:?}"),
-        };
-        assert_eq!(
-            lines("game g = graph { a -> b, c; b -> c }"),
-            ["a>b,c", "b>c"]
-        );
-        assert_eq!(
-            lines("game g = graph {\n  a -> b, c   # two\n  b -> c\n  c -> d\n  d\n}"),
-            ["a>b,c", "b>c", "c>d", "d>"]
-        );
-        assert!(lines("game g = graph {}").is_empty());
-    }
-
-    const REFERENCE: &str = r#"
-game nim on n {
-    for k in 1..=n { n -= k }
-}
-
-game bash(m) on n {                       # take 1..=m from one heap
-    for k in 1..=min(m, n) { n -= k }
-}
-
-game kayles on n {                        # knock down 1 or 2 adjacent pins;
-    for t in 1..=min(2, n), a in 0..=(n - t) / 2 { n = [a, n - t - a] }   # the row may break in two
-}
-
-game grundys on n {                       # split a heap into two unequal heaps
-    for a in 1..n if a < n - a { n = [a, n - a] }
-}
-
-game lasker on n {                        # take any, or split into two non-empty heaps
-    for k in 1..=n       { n -= k }
-    for a in 1..=n / 2   { n = [a, n - a] }
-}
-
-game wythoff on (a, b) {
-    for k in 1..=a         { a -= k }
-    for k in 1..=b         { b -= k }
-    for k in 1..=min(a, b) { a -= k; b -= k }
-}
-
-game staircase on s[] {                   # coins on step i move down to step i-1;
-    for k in 1..=s[0]                 { s[0] -= k }                  # from step 0 they leave
-    for i in 1..len(s), k in 1..=s[i] { s[i] -= k; s[i - 1] += k }
-}
-
-game xor_nim on h[] unordered {           # take b[i] from every heap, with xor(b) == 0
-    for b in 0..=h if count(b) > 0 and xor(b) == 0 { h -= b }
-}
-
-game moore(k) on h[] unordered {          # Moore's Nim: take from up to k heaps at once
-    for b in 0..=h if 1 <= count(b) and count(b) <= k { h -= b }
-}
-
-game dawson   = octal 0.07                # octal code, digits as in Winning Ways
-game kayles2  = octal 0.77
-game sub134   = subtraction {1, 3, 4}
-game bash4    = subtraction 1..=4
-game anynim   = subtraction 1..           # take any positive number: Nim
-game g = graph {                          # tokens on a directed graph; a token
-    a -> b, c                             # moves along one edge; a node with no
-    b -> c                                # moves may also be listed alone
-    c -> d
-    d
-}
-
-let heaps = [3, 4, 5]
-grundy nim[heaps]                 # the Grundy value: 2
-outcome wythoff[3, 5]             # P (the player to move loses) or N
-moves kayles[5]                   # every option with its Grundy value, and the mex
-win nim[3, 4, 5]                  # the winning moves: which component, from what to what
-sequence kayles 0..=83            # Grundy values of single heaps
-table wythoff 0..10, 0..10        # Grundy values of a two-counter game as a grid
-ppos wythoff 0..=20, 0..=20       # the P-positions in a box
-check grundy(bash(m)[n]) == n % (m + 1) for m in 1..=8, n in 0..=400
-assert len(wins(xor_nim[1, 4, 5, 2, 6])) == 3
-print outcome(misere nim[1, 1, 1])
-win nim[h[1..]]
-grundy kayles[10^18]
-nim[3, 4] == nim[4, 3]
-3 xor 4 xor 5 == 2
-"#;
-
-    #[test]
-    fn reference_examples() {
-        let all = stmts(REFERENCE);
-        assert_eq!(all.len(), 30);
-        let games = all
-            .iter()
-            .filter(|s| matches!(s, StmtKind::Game(_)))
-            .count();
-        assert_eq!(games, 15);
-    }
-
-    #[test]
-    fn spans() {
-        let source = "let x = (1 + 2) * f(3)";
-        let program = parse(source).unwrap();
-        let stmt = &program.statements[0];
-        assert_eq!(text(source, stmt.span), source);
-        let StmtKind::Let { name, value } = &stmt.kind else {
-            panic!()
-        };
-        assert_eq!(text(source, name.span), "x");
-        assert_eq!(text(source, value.span), "(1 + 2) * f(3)");
-        let ExprKind::Binary(_, left, right) = &value.kind else {
-            panic!()
-        };
-        assert_eq!(text(source, left.span), "(1 + 2)");
-        assert_eq!(text(source, right.span), "f(3)");
-
-        let source = "  -a ..= b[1]  # c";
-        let e = expr_of(source);
-        assert_eq!(text(source, e.span), "-a ..= b[1]");
-        let ExprKind::Range { start, end, .. } = &e.kind else {
-            panic!()
-        };
-        assert_eq!(text(source, start.span), "-a");
-        assert_eq!(text(source, end.as_ref().unwrap().span), "b[1]");
-        let source = "s[2.. ]";
-        let ExprKind::Index { args, .. } = expr_of(source).kind else {
-            panic!()
-        };
-        assert_eq!(text(source, args[0].span), "2..");
-        let source = "xor (b)";
-        let ExprKind::Call { callee, .. } = expr_of(source).kind else {
-            panic!()
-        };
-        assert_eq!(text(source, callee.span), "xor");
-
-        let source = "game g on n {\n  for k in 1..=n if k > 0 { n -= k }\n}";
-        let g = game(source);
-        assert_eq!(text(source, g.span), source);
-        assert_eq!(text(source, g.name.span), "g");
-        let rule = &rules_of(&g)[0];
-        assert_eq!(
-            text(source, rule.span),
-            "for k in 1..=n if k > 0 { n -= k }"
-        );
-        assert_eq!(text(source, rule.binders[0].span), "k in 1..=n");
-        assert_eq!(text(source, rule.updates[0].span), "n -= k");
-        let source = "game g = graph { a -> b, c ; d }";
-        let GameDef::Graph { lines } = game(source).def else {
-            panic!()
-        };
-        assert_eq!(text(source, lines[0].span), "a -> b, c");
-        assert_eq!(text(source, lines[1].span), "d");
-    }
-
-    #[test]
-    fn unfinished() {
-        for source in [
-            "game g on n {",
-            "game g on n {\n  for k in 1..=n { n -= k }\n",
-            "game g on n { for k in 1..=n {",
-            "grundy nim[3,",
-            "let x = 1 +",
-            "let x = 1 +\n",
-            "let x = 1 + # more to come\n\n",
-            "check x > 0 for",
-            "check x > 0 for m in",
-            "f(1,\n",
-            "[1, 2",
-            "let",
-            "game",
-            "game g =",
-            "sequence kayles",
-            "table wythoff 0..10,",
-            "if c then 1",
-            "game g = graph { a -> b,",
-            "(",
-        ] {
-            let e = error(source);
-            assert!(e.is_unfinished(), "{source:?}: {e:?}");
-        }
-    }
-
-    fn syntax(source: &str) -> (String, String, String) {
-        match error(source) {
-            Error::Syntax {
-                message,
-                span,
-                label,
-            } => (message, text(source, span).to_string(), label),
-            other => panic!("{source:?}: {other:?}"),
-        }
-    }
-
-    #[test]
-    fn syntax_errors() {
-        let (message, at, label) = syntax("let = 3");
-        assert_eq!((message.as_str(), at.as_str()), ("expected a name", "="));
-        assert_eq!(label, "unexpected `=`");
-        let (message, at, _) = syntax("game g on n { n -= }");
-        assert_eq!(message, "expected a newline, `;`, a rule or `}`");
-        assert_eq!(at, "n");
-        let (message, at, _) = syntax("game g on n { { n -= } }");
-        assert_eq!(message, "expected an expression");
-        assert_eq!(at, "}");
-        let (message, at, _) = syntax("1 +* 2");
-        assert_eq!(
-            (message.as_str(), at.as_str()),
-            ("expected an expression", "*")
-        );
-        let (message, _, label) = syntax("f(1 2)");
-        assert_eq!(message, "expected `)`, `,`, `(`, `[`, `..` or an operator");
-        assert_eq!(label, "unexpected `2`");
-        let (message, at, _) = syntax("a..b..c");
-        assert_eq!(
-            (message.as_str(), at.as_str()),
-            ("ranges do not chain", "..")
-        );
-        assert!(matches!(error("s[1.. ..]"), Error::Syntax { .. }));
-        let (message, at, _) = syntax("let if = 3");
-        assert_eq!((message.as_str(), at.as_str()), ("expected a name", "if"));
-        let (_, at, label) = syntax("let x = 1 +\n2");
-        assert_eq!(
-            (at.as_str(), label.as_str()),
-            ("\n", "unexpected end of line")
-        );
-        let (message, _, _) = syntax("game g x");
-        assert_eq!(message, "expected `(`, `=` or `on`");
-        let (message, _, _) = syntax("game g = octal x");
-        assert_eq!(message, "expected an octal code");
-        let (message, _, _) = syntax("game g on n { n = 1 }");
-        assert!(message.starts_with("expected"), "{message}");
-        let (message, _, _) = syntax("game g on n { for k in 1..n { n == k } }");
-        assert_eq!(message, "expected `=`, `+=`, `-=` or `[`");
-        for source in [
-            "x = 3",
-            "let x == 3",
-            "1 2",
-            "nim[3])",
-            "game g on n { for k 1..n { n -= k } }",
-            "game g = graph { a -> }",
-            "(1, 2)",
-            "\"open",
-            "period kayles",
-            "a ? b",
-        ] {
-            assert!(
-                matches!(error(source), Error::Syntax { .. }),
-                "{source:?}: {:?}",
-                error(source)
-            );
-        }
-    }
-
-    #[test]
-    fn literals() {
-        let source = "let x = 1 + 99999999999999999999";
-        let Error::Literal { span } = error(source) else {
-            panic!()
-        };
-        assert_eq!(text(source, span), "99999999999999999999");
-        assert!(matches!(
-            error("9_223_372_036_854_775_808"),
-            Error::Literal { .. }
-        ));
-        assert_eq!(shape("9_223_372_036_854_775_807"), i64::MAX.to_string());
-    }
-
-    #[test]
-    fn rendered_errors_show_their_labels() {
-        let source = "let x = [1, 2] +* 3\n";
-        let out = render(&[error(source)], "test", source, 80, false);
-        assert!(out.contains("expected an expression"), "{out}");
-        assert!(out.contains("unexpected `*`"), "{out}");
-
-        let source = "game g on n {\n  for k in 1..=n { n -= k }\n\n";
-        let err = error(source);
-        assert!(err.is_unfinished());
-        let out = render(&[err], "test", source, 80, false);
-        assert!(out.contains("input ends here"), "{out}");
-        assert!(out.contains("expected"), "{out}");
-
-        let source = "let x = 1 +";
-        let out = render(&[error(source)], "test", source, 80, false);
-        assert!(out.contains("input ends here"), "{out}");
-
-        let source = "let x = 1 +\n2";
-        let out = render(&[error(source)], "test", source, 80, false);
-        assert!(out.contains("unexpected end of line"), "{out}");
-
-        let source = "99999999999999999999";
-        let out = render(&[error(source)], "test", source, 80, false);
-        assert!(out.contains("too large"), "{out}");
-    }
-
-    #[test]
-    fn deep_nesting_is_an_error_not_a_crash() {
-        for depth in [100, 10_000] {
-            let source = format!("{}1{}", "(".repeat(depth), ")".repeat(depth));
-            let _ = parse(&source);
-            let source = format!("{}1", "-".repeat(depth));
-            let _ = parse(&source);
-            let source = format!("1{}", "^1".repeat(depth));
-            let _ = parse(&source);
-        }
-    }
-}
+mod tests;

@@ -2,8 +2,9 @@
 //! error at the end of the input is [`Error::Unfinished`] so the REPL can ask for more.
 
 use pest::error::{ErrorVariant, InputLocation};
+use pest::Parser;
 
-use super::parse::Rule;
+use super::parse::{GrundyParser, Rule};
 use crate::error::Error;
 use crate::span::Span;
 
@@ -14,12 +15,28 @@ pub(crate) fn convert(error: &pest::error::Error<Rule>, source: &str) -> Error {
         InputLocation::Span((start, _)) => start,
     }
     .min(source.len());
-    let message = match &error.variant {
+    let (span, found) = found(source, pos);
+    let (message, label) = match &error.variant {
         ErrorVariant::ParsingError {
             positives,
             negatives,
-        } => expectation(positives, negatives),
-        ErrorVariant::CustomError { message } => message.clone(),
+        } => {
+            let word = &source[span.start as usize..span.end as usize];
+            let wants_name = [Rule::ident, Rule::primary, Rule::operand, Rule::expr]
+                .iter()
+                .any(|wanted| positives.contains(wanted));
+            let label = if wants_name && is_keyword(word) {
+                format!("`{word}` is a reserved word")
+            } else {
+                format!("unexpected {found}")
+            };
+            (expectation(positives, negatives), label)
+        }
+        ErrorVariant::CustomError { message } if message.contains("limit") => (
+            "the input is nested too deeply".to_string(),
+            "too deep here".to_string(),
+        ),
+        ErrorVariant::CustomError { message } => (message.clone(), "here".to_string()),
     };
     if is_blank(&source[pos..]) {
         return Error::Unfinished {
@@ -27,8 +44,11 @@ pub(crate) fn convert(error: &pest::error::Error<Rule>, source: &str) -> Error {
             span: end_span(source),
         };
     }
-    let (span, found) = found(source, pos);
-    Error::syntax(message, format!("unexpected {found}"), span)
+    Error::syntax(message, label, span)
+}
+
+fn is_keyword(word: &str) -> bool {
+    GrundyParser::parse(Rule::keyword, word).is_ok_and(|pairs| pairs.as_str() == word)
 }
 
 /// "expected a name, `(` or `=`", with what was not allowed when pest reports it.
@@ -47,9 +67,9 @@ fn expectation(positives: &[Rule], negatives: &[Rule]) -> String {
 /// ("`=`, `+=` or `-=`") is spread into the outer list.
 fn names(rules: &[Rule]) -> String {
     let mut names: Vec<&str> = Vec::new();
-    for &each in rules {
-        let name = rule_name(each);
-        let pieces: Vec<&str> = if name.contains('(') {
+    for &rule in rules {
+        let name = rule_name(rule);
+        let pieces: Vec<&str> = if name.contains(" (") {
             vec![name]
         } else {
             name.split(", ")
@@ -79,28 +99,30 @@ fn is_blank(rest: &str) -> bool {
         .all(|line| matches!(line.trim_start().chars().next(), None | Some('#')))
 }
 
-/// Where an unfinished input ends: the last character that is not whitespace or comment, so
-/// that the label has something to underline.
+/// Where an unfinished input ends: its last character that is not whitespace or in a comment,
+/// so that the label has something to underline.
 fn end_span(source: &str) -> Span {
-    let mut end = 0;
-    for (start, line) in source.split_inclusive('\n').scan(0, |offset, line| {
-        let start = *offset;
-        *offset += line.len();
-        Some((start, line))
-    }) {
-        let code = match line.find('#') {
-            Some(hash) => &line[..hash],
-            None => line,
-        };
-        let trimmed = code.trim_end();
-        if !trimmed.is_empty() {
-            end = start + trimmed.len();
+    let mut last = None;
+    let (mut in_string, mut in_comment, mut escaped) = (false, false, false);
+    for (at, c) in source.char_indices() {
+        if c == '\n' {
+            (in_string, in_comment, escaped) = (false, false, false);
+        } else if in_comment || (c.is_whitespace() && !in_string) {
+            continue;
+        } else if c == '#' && !in_string {
+            in_comment = true;
+            continue;
+        } else if in_string {
+            in_string = escaped || c != '"';
+            escaped = !escaped && c == '\\';
+        } else {
+            in_string = c == '"';
+        }
+        if !c.is_whitespace() {
+            last = Some(Span::new(at, at + c.len_utf8()));
         }
     }
-    match source[..end].chars().next_back() {
-        Some(last) => Span::new(end - last.len_utf8(), end),
-        None => Span::new(0, 0),
-    }
+    last.unwrap_or_default()
 }
 
 /// The token at `pos` (a word, a number, a run of operator characters or one character) and
@@ -128,8 +150,8 @@ fn found(source: &str, pos: usize) -> (Span, String) {
 
 /// A readable name for each grammar rule, used in "expected ..." messages. The match is
 /// exhaustive on purpose: a new rule in the grammar must be given a name here.
-pub(crate) fn rule_name(of: Rule) -> &'static str {
-    match of {
+pub(crate) fn rule_name(rule: Rule) -> &'static str {
+    match rule {
         Rule::EOI => "end of input",
         Rule::WHITESPACE => "whitespace",
         Rule::COMMENT => "a comment",
@@ -153,7 +175,7 @@ pub(crate) fn rule_name(of: Rule) -> &'static str {
         Rule::tuple_state => "a tuple state `(a, b)`",
         Rule::list_state => "a list state `s[]`",
         Rule::heap_state => "a heap state `n`",
-        Rule::rule => "a rule",
+        Rule::game_rule => "a rule",
         Rule::binder => "a binder (`x in ...` or `x = ...`)",
         Rule::updates => "a block of updates",
         Rule::update => "an update",
@@ -166,10 +188,9 @@ pub(crate) fn rule_name(of: Rule) -> &'static str {
         Rule::expr => "an expression",
         Rule::game_expr => "a game",
         Rule::operand => "an expression",
-        Rule::prefix => "a prefix operator",
+        Rule::prefix => "an expression",
         Rule::postfix => "`(` or `[`",
-        Rule::infix => "an operator",
-        Rule::continued_infix => "an operator",
+        Rule::infix | Rule::continued_infix => "an operator",
         Rule::primary => "an expression",
         Rule::if_expr => "an `if` expression",
         Rule::xor_name => "`xor`",
