@@ -252,11 +252,11 @@ impl Checker<'_> {
                 rules,
                 unordered,
             } => {
-                if *unordered && !matches!(state, StateShape::List(_)) {
+                if *unordered && matches!(state, StateShape::Heap(_)) {
                     self.errors.push(Error::invalid(
-                        "`unordered` applies to list games only",
+                        "`unordered` does not apply to a heap game",
                         decl.name.span,
-                        "write `on s[] unordered`: heaps of a heap game are already a multiset",
+                        "the heaps of a heap game are already a multiset; `unordered` is for `on (a, b)` and `on s[]`",
                     ));
                 }
                 self.heap_game = matches!(state, StateShape::Heap(_));
