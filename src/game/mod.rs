@@ -2,6 +2,7 @@
 //! Nothing here knows the syntax of the language.
 
 pub mod graph;
+pub mod heap;
 pub mod octal;
 pub mod position;
 mod solver;
@@ -32,6 +33,13 @@ pub trait Game {
 
     /// Shows a state for messages, e.g. `kayles[3]` or `wythoff[2, 1]`.
     fn describe(&self, state: &[i64]) -> String;
+
+    /// For a heap game whose moves are octal-style take-and-break moves, their description:
+    /// the engine then computes its values by the fast methods of [`heap`]. The options must
+    /// have exactly the values that this description gives.
+    fn heap_rules(&self) -> Option<heap::HeapRules> {
+        None
+    }
 }
 
 /// Why a solver stopped without a value.

@@ -1,5 +1,6 @@
 //! Octal games, with codes written as in Winning Ways (`0.07`, `0.137`, `4.07`).
 
+use super::heap::{HeapRules, Take};
 use super::{Game, SolveError};
 
 /// An octal game: digit `d_j` says in which ways `j` tokens may be taken from a heap. Bit 1:
@@ -75,6 +76,25 @@ impl Game for Octal {
             }
         }
         Ok(())
+    }
+
+    fn heap_rules(&self) -> Option<HeapRules> {
+        let takes = self
+            .digits
+            .iter()
+            .enumerate()
+            .map(|(j, &d)| Take {
+                take: j as u64,
+                none: j > 0 && d & 1 != 0,
+                one: j > 0 && d & 2 != 0,
+                two: d & 4 != 0,
+                unequal: false,
+            })
+            .collect();
+        Some(HeapRules {
+            takes,
+            open_from: None,
+        })
     }
 
     fn describe(&self, state: &[i64]) -> String {

@@ -4,6 +4,7 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+use super::heap::HeapSequence;
 use super::{mex, Game, Limits, SolveError};
 
 const UNKNOWN: u32 = u32::MAX;
@@ -17,6 +18,8 @@ pub struct Solver {
     sparse: FxHashMap<Box<[i64]>, u32>,
     stored: usize,
     visits: u32,
+    /// For games with heap rules, their sequence, which replaces the search.
+    heap: Option<HeapSequence>,
 }
 
 struct Frame {
@@ -28,7 +31,12 @@ struct Frame {
 
 impl Solver {
     pub fn new(game: Rc<dyn Game>) -> Solver {
+        let heap = game
+            .heap_rules()
+            .filter(|rules| rules.is_valid())
+            .map(HeapSequence::new);
         Solver {
+            heap,
             game,
             dense: Vec::new(),
             sparse: FxHashMap::default(),
@@ -48,6 +56,11 @@ impl Solver {
 
     /// The Grundy value of `state` (one heap for heap-like games), in canonical form.
     pub fn value(&mut self, state: &[i64], limits: &Limits) -> Result<u64, SolveError> {
+        if let Some(heap) = &mut self.heap {
+            let v = heap.value(state[0] as u64, limits)?;
+            self.stored = self.stored.max(heap.len());
+            return Ok(v as u64);
+        }
         if let Some(v) = self.known(state) {
             return Ok(v as u64);
         }

@@ -1,5 +1,6 @@
 //! Subtraction games: take any amount in a set from one heap.
 
+use super::heap::{HeapRules, Take};
 use super::{Game, SolveError};
 
 /// A subtraction game on one heap: remove `s` tokens for any `s` in the set. The set is finite,
@@ -43,6 +44,24 @@ impl Game for Subtraction {
             }
         }
         Ok(())
+    }
+
+    fn heap_rules(&self) -> Option<HeapRules> {
+        let takes = self
+            .finite
+            .iter()
+            .map(|&s| Take {
+                take: s as u64,
+                none: true,
+                one: true,
+                two: false,
+                unequal: false,
+            })
+            .collect();
+        Some(HeapRules {
+            takes,
+            open_from: self.open_from.map(|f| f as u64),
+        })
     }
 
     fn describe(&self, state: &[i64]) -> String {
