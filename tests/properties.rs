@@ -207,3 +207,122 @@ proptest! {
         prop_assert_eq!(got, if wins { "N" } else { "P" });
     }
 }
+
+/// The lines of `sequence G 0..=last` after its header.
+fn sequence(source: &str, game: &str, last: u64) -> Vec<String> {
+    let program = format!("{source}\nsequence {game} 0..={last}");
+    let out =
+        grundy::run_to_string("property", &program).unwrap_or_else(|e| panic!("{program}\n{e}"));
+    let lines: Vec<String> = out.lines().map(String::from).collect();
+    let start = lines.iter().rposition(|l| l.starts_with(game)).unwrap();
+    lines[start + 1..].to_vec()
+}
+
+/// A random heap game in rule form, written twice: in shapes the interpreter recognises (and
+/// computes by the engine's fast methods), and with `and true` / `if true` added, which it
+/// does not recognise (and computes by the plain method).
+#[derive(Debug, Clone)]
+struct RuleHeap {
+    set: Vec<u64>,
+    open: Option<u64>,
+    take_split: Option<(u64, u64, u8)>,
+    split: Option<bool>,
+}
+
+impl RuleHeap {
+    fn source(&self, name: &str, plain: bool) -> String {
+        let (and_true, if_true) = if plain {
+            (" and true", " if true")
+        } else {
+            ("", "")
+        };
+        let mut rules = Vec::new();
+        if !self.set.is_empty() {
+            rules.push(format!(
+                "for k in {{{}}} if k <= n{and_true} {{ n -= k }}",
+                list(&self.set)
+            ));
+        }
+        if let Some(lo) = self.open {
+            rules.push(format!("for k in {lo}..=n{if_true} {{ n -= k }}"));
+        }
+        if let Some((lo, hi, a)) = self.take_split {
+            rules.push(format!(
+                "for t in {lo}..=min({hi}, n), a in {a}..=(n - t) / 2{if_true} {{ n = [a, n - t - a] }}"
+            ));
+        }
+        match self.split {
+            Some(true) => rules.push(format!(
+                "for a in 1..n if a < n - a{and_true} {{ n = [a, n - a] }}"
+            )),
+            Some(false) => rules.push(format!("for a in 1..=n / 2{if_true} {{ n = [a, n - a] }}")),
+            None => {}
+        }
+        if rules.is_empty() {
+            rules.push(format!("for k in 1..=min(1, n){if_true} {{ n -= k }}"));
+        }
+        format!("game {name} on n {{\n    {}\n}}", rules.join("\n    "))
+    }
+}
+
+fn rule_heap() -> impl Strategy<Value = RuleHeap> {
+    (
+        prop::collection::btree_set(1u64..=6, 0..=3),
+        prop::option::weighted(0.2, 1u64..=3),
+        prop::option::weighted(0.6, (0u64..=2, 0u64..=3, 0u8..=1)),
+        prop::option::weighted(0.4, any::<bool>()),
+    )
+        .prop_map(|(set, open, take_split, split)| RuleHeap {
+            set: set.into_iter().collect(),
+            open,
+            // Taking nothing and leaving the heap whole is a move to itself.
+            take_split: take_split.map(|(lo, hi, a)| {
+                let lo = if a == 0 { lo.max(1) } else { lo };
+                (lo, lo + hi, a)
+            }),
+            split,
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn octal_games_match_brute_force_on_long_sequences(
+        first in prop::sample::select(vec![0u8, 4]),
+        rest in prop::collection::vec(0u8..=7, 1..=3),
+    ) {
+        let mut digits = vec![first];
+        digits.extend(&rest);
+        let code = format!("{first}.{}", rest.iter().map(|d| d.to_string()).collect::<String>());
+        let expected = heap_values(&|n| octal_moves(&digits, n), 400);
+        let got: Vec<u64> = sequence(&format!("game o = octal {code}"), "o", 400)
+            .iter()
+            .flat_map(|l| l.split(':').nth(1).unwrap().split_whitespace().map(|v| v.parse::<u64>().unwrap()).collect::<Vec<_>>())
+            .collect();
+        prop_assert_eq!(got, expected, "octal {}", code);
+    }
+
+    #[test]
+    fn recognised_rule_games_match_the_plain_method(game in rule_heap()) {
+        let fast = game.source("g", false);
+        let plain = game.source("g", true);
+        prop_assert_eq!(sequence(&fast, "g", 300), sequence(&plain, "g", 300), "{}", fast);
+    }
+}
+
+#[test]
+fn rule_form_heap_games_reach_large_heaps() {
+    // By the plain method these would take hours; recognised, they take a moment.
+    let source = "
+        game kayles_rules on n {
+            for t in 1..=min(2, n), a in 0..=(n - t) / 2 { n = [a, n - t - a] }
+        }
+        assert grundy(kayles_rules[1000000]) == grundy(kayles[1000000])
+        assert grundy(kayles_rules[10^18]) == grundy(kayles[10^18])
+        print grundy(grundys[100000])
+        assert grundy(nim[10^6]) == 10^6
+        assert grundy(bash(5)[10^6]) == 10^6 % 6
+    ";
+    grundy::run_to_string("large", source).unwrap_or_else(|e| panic!("{e}"));
+}

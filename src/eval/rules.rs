@@ -1,5 +1,7 @@
 //! Games declared by rules over a state, seen by the engine as a `Game`.
 
+mod recognise;
+
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -9,6 +11,7 @@ use super::expr::{combine, Eval, Flow, Host};
 use super::value::{Family, Value};
 use super::Globals;
 use crate::error::Error;
+use crate::game::heap::HeapRules;
 use crate::game::{Engine, Game, SolveError};
 use crate::span::Span;
 use crate::syntax::ast::{BinaryOp, GameDecl, GameDef, Rule, StateShape, Update, UpdateOp};
@@ -268,6 +271,23 @@ impl Game for RuleGame {
             })?;
         }
         Ok(())
+    }
+
+    fn heap_rules(&self) -> Option<HeapRules> {
+        let (StateShape::Heap(n), _, rules) = self.parts() else {
+            return None;
+        };
+        let globals = self.globals.borrow();
+        let mut host = RuleHost {
+            globals: &globals,
+            interrupt: &self.interrupt,
+            max_elements: self.max_elements,
+        };
+        let mut eval = Eval::new(&mut host);
+        for (param, value) in self.decl.params.iter().zip(&self.params) {
+            eval.push(&param.name, value.clone());
+        }
+        recognise::heap_rules(&mut eval, &n.name, rules)
     }
 
     fn canonicalize(&self, state: &mut [i64]) {
