@@ -326,3 +326,35 @@ fn rule_form_heap_games_reach_large_heaps() {
     ";
     grundy::run_to_string("large", source).unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// A two-counter game whose rules take along lines, in a recognised shape or (with `if true`)
+/// not: the sweep and the plain search must agree.
+fn line_game(lines: &[(u8, u64)], plain: bool) -> String {
+    let if_true = if plain { " if true" } else { "" };
+    let rules: Vec<String> = lines
+        .iter()
+        .map(|&(d, from)| match d {
+            0 => format!("for k in {from}..=a{if_true} {{ a -= k }}"),
+            1 => format!("for k in {from}..=b{if_true} {{ b -= k }}"),
+            _ => format!("for k in {from}..=min(b, a){if_true} {{ a -= k; b -= k }}"),
+        })
+        .collect();
+    format!("game g on (a, b) {{\n    {}\n}}", rules.join("\n    "))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn line_games_match_the_plain_method(
+        lines in prop::collection::vec((0u8..=2, 1u64..=3), 1..=4),
+        rows in 1u64..=25,
+        cols in 1u64..=25,
+    ) {
+        let table = |plain: bool| {
+            let program = format!("{}\ntable g 0..{rows}, 0..{cols}", line_game(&lines, plain));
+            grundy::run_to_string("lines", &program).unwrap_or_else(|e| panic!("{program}\n{e}"))
+        };
+        prop_assert_eq!(table(false), table(true), "{}", line_game(&lines, false));
+    }
+}

@@ -12,6 +12,7 @@ use super::value::{Family, Value};
 use super::Globals;
 use crate::error::Error;
 use crate::game::heap::HeapRules;
+use crate::game::lines::LineRules;
 use crate::game::{Engine, Game, SolveError};
 use crate::span::Span;
 use crate::syntax::ast::{BinaryOp, GameDecl, GameDef, Rule, StateShape, Update, UpdateOp};
@@ -288,6 +289,24 @@ impl Game for RuleGame {
             eval.push(&param.name, value.clone());
         }
         recognise::heap_rules(&mut eval, &n.name, rules)
+    }
+
+    fn line_rules(&self) -> Option<LineRules> {
+        let (StateShape::Tuple(names), false, rules) = self.parts() else {
+            return None;
+        };
+        let globals = self.globals.borrow();
+        let mut host = RuleHost {
+            globals: &globals,
+            interrupt: &self.interrupt,
+            max_elements: self.max_elements,
+        };
+        let mut eval = Eval::new(&mut host);
+        for (param, value) in self.decl.params.iter().zip(&self.params) {
+            eval.push(&param.name, value.clone());
+        }
+        let names: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
+        recognise::line_rules(&mut eval, &names, rules)
     }
 
     fn canonicalize(&self, state: &mut [i64]) {

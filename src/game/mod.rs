@@ -3,6 +3,7 @@
 
 pub mod graph;
 pub mod heap;
+pub mod lines;
 pub mod octal;
 pub mod position;
 mod solver;
@@ -38,6 +39,13 @@ pub trait Game {
     /// the engine then computes its values by the fast methods of [`heap`]. The options must
     /// have exactly the values that this description gives.
     fn heap_rules(&self) -> Option<heap::HeapRules> {
+        None
+    }
+
+    /// For a two-counter game whose moves take any amount along lines, their description: the
+    /// engine then sweeps boxes of states (see [`lines`]). The options must have exactly the
+    /// values that this description gives, and states must be their own canonical form.
+    fn line_rules(&self) -> Option<lines::LineRules> {
         None
     }
 }

@@ -5,6 +5,7 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 
 use super::heap::HeapSequence;
+use super::lines::LineSweep;
 use super::{mex, Game, Limits, SolveError};
 
 const UNKNOWN: u32 = u32::MAX;
@@ -20,6 +21,8 @@ pub struct Solver {
     visits: u32,
     /// For games with heap rules, their sequence, which replaces the search.
     heap: Option<HeapSequence>,
+    /// For two-counter games with line rules, their sweep, which replaces the search.
+    lines: Option<LineSweep>,
 }
 
 struct Frame {
@@ -35,8 +38,13 @@ impl Solver {
             .heap_rules()
             .filter(|rules| rules.is_valid())
             .map(HeapSequence::new);
+        let lines = game
+            .line_rules()
+            .filter(|rules| rules.is_valid())
+            .map(LineSweep::new);
         Solver {
             heap,
+            lines,
             game,
             dense: Vec::new(),
             sparse: FxHashMap::default(),
@@ -59,6 +67,11 @@ impl Solver {
         if let Some(heap) = &mut self.heap {
             let v = heap.value(state[0] as u64, limits)?;
             self.stored = self.stored.max(heap.len());
+            return Ok(v as u64);
+        }
+        if let Some(lines) = self.lines.as_mut().filter(|_| state.len() == 2) {
+            let v = lines.value(state, limits)?;
+            self.stored = self.stored.max(lines.len());
             return Ok(v as u64);
         }
         if let Some(v) = self.known(state) {

@@ -17,6 +17,7 @@
 use crate::eval::expr::Eval;
 use crate::eval::value::Value;
 use crate::game::heap::{HeapRules, Take};
+use crate::game::lines::LineRules;
 use crate::syntax::ast::{BinaryOp, BinderKind, Expr, ExprKind, Rule, UpdateOp};
 
 /// The most finite takes a description may list.
@@ -314,4 +315,66 @@ fn mentions(e: &Expr, names: &[&str]) -> bool {
         ExprKind::Call { callee, args } => mentions(callee, names) || any(args),
         ExprKind::Index { target, args } => mentions(target, names) || any(args),
     }
+}
+
+/// The rules of a game on two counters as a [`LineRules`], if every rule has the shape
+/// `for k in LO..=HI { x -= k }` or `for k in LO..=HI { x -= k; y -= k }`, with `HI` the
+/// counter (`x`) or the least of the two (`min(x, y)`), and `LO` a constant.
+pub fn line_rules<'a>(
+    eval: &mut Eval<'_, 'a>,
+    names: &[&str],
+    rules: &'a [Rule],
+) -> Option<LineRules> {
+    if names.len() != 2 || eval.lookup("min").is_some() {
+        return None;
+    }
+    let mut lines = Vec::new();
+    for rule in rules {
+        let [binder] = &rule.binders[..] else {
+            return None;
+        };
+        let k = binder.name.name.as_str();
+        if binder.kind != BinderKind::In || rule.condition.is_some() {
+            return None;
+        }
+        let mut direction = [false; 2];
+        for update in &rule.updates {
+            let i = names.iter().position(|n| *n == update.target.name)?;
+            if direction[i]
+                || update.index.is_some()
+                || update.op != UpdateOp::Sub
+                || !is_var(&update.value, k)
+            {
+                return None;
+            }
+            direction[i] = true;
+        }
+        let ExprKind::Range {
+            start,
+            end: Some(end),
+            inclusive: true,
+        } = &binder.value.kind
+        else {
+            return None;
+        };
+        if mentions(start, &[names[0], names[1], k]) {
+            return None;
+        }
+        let high_ok = match direction {
+            [true, false] => is_var(end, names[0]),
+            [false, true] => is_var(end, names[1]),
+            [true, true] => matches!(&end.kind, ExprKind::Call { callee, args }
+                if is_var(callee, "min") && args.len() == 2
+                    && ((is_var(&args[0], names[0]) && is_var(&args[1], names[1]))
+                        || (is_var(&args[0], names[1]) && is_var(&args[1], names[0])))),
+            [false, false] => false,
+        };
+        let from = constant(eval, start)?;
+        if !high_ok || from < 1 {
+            return None;
+        }
+        lines.push((direction, from as u64));
+    }
+    let rules = LineRules { lines };
+    (rules.is_valid() && !rules.lines.is_empty()).then_some(rules)
 }

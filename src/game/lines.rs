@@ -1,0 +1,179 @@
+//! Two-counter games whose moves take any amount along a line (Wythoff's game, two-heap Nim):
+//! a move subtracts `k` from each counter of a direction, for any `k` from a least amount up
+//! to what those counters allow. Values are computed by sweeping a box of states in order,
+//! keeping for each line the set of values already on it, so that the mex of a state costs
+//! the size of those sets in words instead of the length of the lines.
+
+use super::{Limits, SolveError};
+
+/// The moves of a two-counter line game. Each is `(direction, from)`: subtract `k` from the
+/// counters whose flag is set, for `from <= k <= ` the least of those counters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineRules {
+    pub lines: Vec<([bool; 2], u64)>,
+}
+
+impl LineRules {
+    pub fn is_valid(&self) -> bool {
+        self.lines
+            .iter()
+            .all(|(d, from)| *from >= 1 && (d[0] || d[1]))
+    }
+}
+
+/// The values of every state in a box `0..rows` x `0..cols`, recomputed when it grows.
+pub struct LineSweep {
+    rules: LineRules,
+    rows: usize,
+    cols: usize,
+    values: Vec<u32>,
+}
+
+impl LineSweep {
+    pub fn new(rules: LineRules) -> LineSweep {
+        LineSweep {
+            rules,
+            rows: 0,
+            cols: 0,
+            values: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    pub fn value(&mut self, state: &[i64], limits: &Limits) -> Result<u32, SolveError> {
+        let (a, b) = (state[0] as usize, state[1] as usize);
+        if a >= self.rows || b >= self.cols {
+            let grow = |old: usize, need: usize| {
+                if need < old {
+                    old
+                } else {
+                    (need + 1).max(2 * old)
+                }
+            };
+            let (mut rows, mut cols) = (grow(self.rows, a), grow(self.cols, b));
+            let over = |r: usize, c: usize| r.saturating_mul(c) > limits.max_states;
+            if over(rows, cols) {
+                rows = self.rows.max(a + 1);
+                cols = self.cols.max(b + 1);
+                if over(rows, cols) {
+                    return Err(SolveError::StateLimit(limits.max_states));
+                }
+            }
+            self.sweep(rows, cols, limits)?;
+        }
+        Ok(self.values[a * self.cols + b])
+    }
+
+    fn sweep(&mut self, rows: usize, cols: usize, limits: &Limits) -> Result<(), SolveError> {
+        let mut values = vec![0u32; rows * cols];
+        // For each rule, one bit set of values per line, indexed by the line's base point.
+        let mut sets: Vec<Vec<Vec<u64>>> = self
+            .rules
+            .lines
+            .iter()
+            .map(|(d, _)| match d {
+                [true, false] => vec![Vec::new(); cols],
+                [false, true] => vec![Vec::new(); rows],
+                _ => vec![Vec::new(); rows + cols],
+            })
+            .collect();
+        let mut union: Vec<u64> = Vec::new();
+        for a in 0..rows {
+            if a % 64 == 0 {
+                limits.check_interrupt()?;
+            }
+            for b in 0..cols {
+                union.iter_mut().for_each(|w| *w = 0);
+                for (i, &(d, from)) in self.rules.lines.iter().enumerate() {
+                    let (line, reach) = match d {
+                        [true, false] => (b, a),
+                        [false, true] => (a, b),
+                        _ => (b + rows - a, a.min(b)),
+                    };
+                    let from = from as usize;
+                    let set = &mut sets[i][line];
+                    if reach >= from {
+                        // The state `from` steps back along the line joins its set.
+                        let (da, db) = (d[0] as usize, d[1] as usize);
+                        let v = values[(a - from * da) * cols + (b - from * db)];
+                        let w = (v >> 6) as usize;
+                        if w >= set.len() {
+                            set.resize(w + 1, 0);
+                        }
+                        set[w] |= 1 << (v & 63);
+                    }
+                    if union.len() < set.len() {
+                        union.resize(set.len(), 0);
+                    }
+                    for (u, s) in union.iter_mut().zip(set.iter()) {
+                        *u |= s;
+                    }
+                }
+                let mex = union
+                    .iter()
+                    .enumerate()
+                    .find(|(_, &w)| w != u64::MAX)
+                    .map(|(i, w)| i * 64 + (!w).trailing_zeros() as usize)
+                    .unwrap_or(union.len() * 64);
+                values[a * cols + b] = mex as u32;
+            }
+        }
+        self.rows = rows;
+        self.cols = cols;
+        self.values = values;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(rules: &LineRules, rows: usize, cols: usize) -> Vec<u32> {
+        let mut g = vec![0u32; rows * cols];
+        for a in 0..rows {
+            for b in 0..cols {
+                let mut seen = Vec::new();
+                for &(d, from) in &rules.lines {
+                    let reach = match d {
+                        [true, false] => a,
+                        [false, true] => b,
+                        _ => a.min(b),
+                    };
+                    for k in from as usize..=reach {
+                        let (x, y) = (a - k * d[0] as usize, b - k * d[1] as usize);
+                        seen.push(g[x * cols + y]);
+                    }
+                }
+                g[a * cols + b] = (0..).find(|v| !seen.contains(v)).unwrap();
+            }
+        }
+        g
+    }
+
+    #[test]
+    fn line_games_match_the_plain_method() {
+        let wythoff = vec![([true, false], 1), ([false, true], 1), ([true, true], 1)];
+        let other = vec![([true, false], 2), ([true, true], 3), ([false, true], 1)];
+        for lines in [wythoff, other] {
+            let rules = LineRules { lines };
+            let mut sweep = LineSweep::new(rules.clone());
+            let limits = Limits::default();
+            let (rows, cols) = (37, 53);
+            let expected = plain(&rules, rows, cols);
+            for a in 0..rows {
+                for b in 0..cols {
+                    let v = sweep.value(&[a as i64, b as i64], &limits).unwrap();
+                    assert_eq!(v, expected[a * cols + b], "{a} {b}");
+                }
+            }
+        }
+    }
+}
