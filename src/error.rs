@@ -170,6 +170,30 @@ pub enum Error {
         span: Span,
     },
 
+    /// A huge heap of a game with no closed form and no proved period: `grundy grundys[10^18]`.
+    #[error("heap {heap} is beyond what can be computed, and no period is proved for this game")]
+    #[diagnostic(
+        code(grundy::unproved),
+        help("values are known up to heap {known}; huge heaps are answered only from a closed form or a period a theorem proves (see `period`)")
+    )]
+    Unproved {
+        heap: i64,
+        known: usize,
+        #[label("this heap")]
+        span: Span,
+    },
+
+    /// Listing every option of a huge heap: `moves kayles[10^18]`.
+    #[error("this position has too many options to list")]
+    #[diagnostic(
+        code(grundy::too_many_options),
+        help("a huge heap has about as many options as tokens; `win` still finds winning moves from a closed form or a proved period")
+    )]
+    TooManyOptions {
+        #[label("here")]
+        span: Span,
+    },
+
     /// A value too large to hold: `0..10^12` as a list, a box with too many elements.
     #[error("{what} is too large: {size} elements (the limit is {limit})")]
     #[diagnostic(

@@ -6,6 +6,7 @@ pub mod check;
 pub mod error;
 pub mod eval;
 pub mod game;
+pub mod repl;
 pub mod span;
 pub mod syntax;
 

@@ -4,9 +4,11 @@ use std::process::ExitCode;
 use clap::Parser;
 use grundy::error::{render, Error};
 use grundy::game::Limits;
+use grundy::repl::{terminal, Backend};
 use grundy::Session;
 
-/// An interpreter for a small language of impartial combinatorial games.
+/// An interpreter for a small language of impartial combinatorial games. With no file and no
+/// `-e`, it opens an interactive prompt.
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
@@ -21,6 +23,15 @@ struct Cli {
         conflicts_with = "file"
     )]
     eval: Option<String>,
+
+    /// Runs FILE, then opens the interactive prompt.
+    #[arg(
+        short = 'i',
+        long = "interactive",
+        value_name = "FILE",
+        conflicts_with_all = ["file", "eval"]
+    )]
+    interactive: Option<std::path::PathBuf>,
 
     /// The most states one search may store (and the most elements of a list built from a range).
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_states)]
@@ -47,8 +58,9 @@ fn main() -> ExitCode {
         },
         (None, Some(source)) => ("<command line>".to_string(), source.clone()),
         (None, None) => {
-            eprintln!("usage: grundy FILE.game, or grundy -e 'STATEMENTS' (see --help)");
-            return ExitCode::FAILURE;
+            let mut backend = Backend::new(limits);
+            backend.set_style(width(), colour());
+            return terminal::run(backend, cli.interactive.as_deref());
         }
     };
     let mut session = Session::new(limits);

@@ -90,5 +90,5 @@ fn state_limit() {
         max_states: 1000,
         ..Limits::default()
     };
-    insta::assert_snapshot!(diagnostic_with("grundy nim[5000]", limits));
+    insta::assert_snapshot!(diagnostic_with("grundy bash(2)[5000]", limits));
 }

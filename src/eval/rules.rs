@@ -9,9 +9,12 @@ use super::expr::{combine, Eval, Flow, Host};
 use super::value::{Family, Value};
 use super::Globals;
 use crate::error::Error;
+use crate::game::period::Structure;
 use crate::game::{Engine, Game, SolveError};
 use crate::span::Span;
-use crate::syntax::ast::{BinaryOp, GameDecl, GameDef, Rule, StateShape, Update, UpdateOp};
+use crate::syntax::ast::{
+    BinaryOp, BinderKind, Expr, ExprKind, GameDecl, GameDef, Rule, StateShape, Update, UpdateOp,
+};
 
 /// One instance of a rule-defined game: the declaration, its parameters bound, and the globals
 /// its rules may read.
@@ -279,6 +282,48 @@ impl Game for RuleGame {
     fn describe(&self, state: &[i64]) -> String {
         format!("{}[{}]", self.display, join(state))
     }
+
+    fn structure(&self) -> Structure {
+        if reaches_every_smaller_heap(&self.decl) {
+            Structure::Nim
+        } else {
+            Structure::Unknown
+        }
+    }
+}
+
+/// Whether the rules are exactly Nim's: `for k in 1..=n { n -= k }`.
+fn reaches_every_smaller_heap(decl: &GameDecl) -> bool {
+    let GameDef::Rules {
+        state: StateShape::Heap(n),
+        rules,
+        ..
+    } = &decl.def
+    else {
+        return false;
+    };
+    let [rule] = rules.as_slice() else {
+        return false;
+    };
+    let ([binder], None, [update]) = (
+        rule.binders.as_slice(),
+        &rule.condition,
+        rule.updates.as_slice(),
+    ) else {
+        return false;
+    };
+    let is_var = |e: &Expr, name: &str| matches!(&e.kind, ExprKind::Var(v) if v == name);
+    let range_is_one_to_n = matches!(
+        &binder.value.kind,
+        ExprKind::Range { start, end: Some(end), inclusive: true }
+            if start.kind == ExprKind::Int(1) && is_var(end, &n.name)
+    );
+    binder.kind == BinderKind::In
+        && range_is_one_to_n
+        && update.target.name == n.name
+        && update.index.is_none()
+        && update.op == UpdateOp::Sub
+        && is_var(&update.value, &binder.name.name)
 }
 
 fn reset_state(eval: &mut Eval<'_, '_>, shape: &StateShape, state: &[i64]) {

@@ -3,6 +3,8 @@
 
 pub mod graph;
 pub mod octal;
+pub mod pattern;
+pub mod period;
 pub mod position;
 mod solver;
 pub mod subtraction;
@@ -32,6 +34,11 @@ pub trait Game {
 
     /// Shows a state for messages, e.g. `kayles[3]` or `wythoff[2, 1]`.
     fn describe(&self, state: &[i64]) -> String;
+
+    /// What is known of the moves of a heap game, for periodicity theorems and huge heaps.
+    fn structure(&self) -> period::Structure {
+        period::Structure::Unknown
+    }
 }
 
 /// Why a solver stopped without a value.
@@ -43,6 +50,14 @@ pub enum SolveError {
     Loop(Vec<String>),
     /// More states than the limit would be stored.
     StateLimit(usize),
+    /// A heap beyond what can be computed, in a game with no proved period or closed form;
+    /// values are known up to `known`.
+    Unknown {
+        heap: i64,
+        known: usize,
+    },
+    /// A position with more options than can be listed (a huge heap).
+    TooManyOptions,
     Interrupted,
 }
 

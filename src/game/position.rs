@@ -4,6 +4,8 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+use super::pattern::{Pattern, HUGE};
+use super::period::Structure;
 use super::{mex, Game, Limits, SolveError, Solver};
 
 /// Which game instance a component belongs to: an index into the engine.
@@ -59,19 +61,33 @@ impl Position {
 }
 
 /// A move in a sum: component `part` (an index into the position's parts) is replaced by the
-/// components `to`, leaving `result`.
+/// components `to`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Move {
     pub part: usize,
     pub to: Vec<Part>,
-    pub result: Position,
-    /// The value of `result` under the position's convention.
+    /// The value of the position the move leaves, under the position's convention.
     pub value: u64,
+}
+
+impl Move {
+    /// The position the move leaves (built on demand: a sum may have many components).
+    pub fn result(&self, position: &Position) -> Position {
+        replace_part(position, self.part, &self.to)
+    }
+
+    /// The components of the position the move leaves, without building it.
+    pub fn result_parts<'p>(&'p self, position: &'p Position) -> impl Iterator<Item = &'p Part> {
+        let (before, after) = position.parts.split_at(self.part);
+        before.iter().chain(&self.to).chain(&after[1..])
+    }
 }
 
 /// Every game instance of a run with its solver, and the misère memo of whole sums.
 pub struct Engine {
-    solvers: Vec<Solver>,
+    pub(super) solvers: Vec<Solver>,
+    structures: Vec<Structure>,
+    pub(super) patterns: FxHashMap<GameId, Pattern>,
     misere: FxHashMap<Vec<Part>, u32>,
     pub limits: Limits,
 }
@@ -82,14 +98,21 @@ impl Engine {
     pub fn new(limits: Limits) -> Engine {
         Engine {
             solvers: Vec::new(),
+            structures: Vec::new(),
+            patterns: FxHashMap::default(),
             misere: FxHashMap::default(),
             limits,
         }
     }
 
     pub fn add_game(&mut self, game: Rc<dyn Game>) -> GameId {
+        self.structures.push(game.structure());
         self.solvers.push(Solver::new(game));
         self.solvers.len() - 1
+    }
+
+    pub fn structure(&self, game: GameId) -> &Structure {
+        &self.structures[game]
     }
 
     pub fn game(&self, id: GameId) -> &Rc<dyn Game> {
@@ -107,6 +130,17 @@ impl Engine {
 
     /// The Grundy value of one component under normal play.
     pub fn part_value(&mut self, part: &Part) -> Result<u64, SolveError> {
+        if self.solvers[part.game].game().heap_like()
+            && part.state[0] > 4096
+            && *self.structure(part.game) != Structure::Unknown
+        {
+            match self.huge_value(part.game, part.state[0]) {
+                Err(SolveError::Unknown { .. }) if part.state[0] < HUGE => {}
+                result => return result,
+            }
+        } else if self.is_huge(part) {
+            return self.huge_value(part.game, part.state[0]);
+        }
         let limits = self.limits.clone();
         self.solvers[part.game].value(&part.state, &limits)
     }
@@ -126,6 +160,10 @@ impl Engine {
 
     /// The options of one component, as lists of components.
     pub fn part_options(&self, part: &Part) -> Result<Vec<Vec<Part>>, SolveError> {
+        if self.is_huge(part) && !matches!(self.structure(part.game), Structure::Subtraction { .. })
+        {
+            return Err(SolveError::TooManyOptions);
+        }
         let solver = &self.solvers[part.game];
         let heap_like = solver.game().heap_like();
         Ok(solver
@@ -158,12 +196,7 @@ impl Engine {
             for to in self.part_options(part)? {
                 let result = replace_part(position, i, &to);
                 let value = self.value(&result)?;
-                moves.push(Move {
-                    part: i,
-                    to,
-                    result,
-                    value,
-                });
+                moves.push(Move { part: i, to, value });
             }
         }
         Ok(moves)
@@ -185,7 +218,12 @@ impl Engine {
         let mut wins = Vec::new();
         for (i, part) in position.parts.iter().enumerate() {
             let target = self.part_value(part)? ^ total;
-            for to in self.part_options(part)? {
+            let options = if self.is_huge(part) || *self.structure(part.game) == Structure::Nim {
+                self.huge_options_with_value(part, target)?
+            } else {
+                self.part_options(part)?
+            };
+            for to in options {
                 let mut value = 0;
                 for p in &to {
                     value ^= self.part_value(p)?;
@@ -193,7 +231,6 @@ impl Engine {
                 if value == target {
                     wins.push(Move {
                         part: i,
-                        result: replace_part(position, i, &to),
                         to,
                         value: 0,
                     });
