@@ -55,12 +55,16 @@ snapshot!(
 );
 snapshot!(division_by_zero, "let z = 0\nprint 7 / z");
 snapshot!(
-    loop_in_rules,
-    "game g on n {\n    for k in 0..=1 if k <= n { n -= k }\n}\ngrundy g[3]"
+    loop_under_misere_play,
+    "game g = graph { a -> b; b -> c; c -> a }\noutcome misere g[a]"
 );
 snapshot!(
-    loop_in_graph,
-    "game g = graph { a -> b; b -> c; c -> a }\ngrundy g[a]"
+    loopy_game_that_splits,
+    "game g on n {\n    if n > 0 { n = [n, 0] }\n}\ngrundy g[1]"
+);
+snapshot!(
+    infinite_value,
+    "game g = graph { a -> b; b -> a }\nprint grundy(g[a])"
 );
 snapshot!(malformed_octal, "game o = octal 0.08");
 snapshot!(octal_without_point, "game o = octal 77");

@@ -82,8 +82,8 @@ pub fn call<'a>(
             let result = match name {
                 "grundy" => engine.value(&p.position).map(|v| Value::Int(v as i64)),
                 "outcome" => engine
-                    .value(&p.position)
-                    .map(|v| Value::str(if v == 0 { "P" } else { "N" })),
+                    .gvalue(&p.position)
+                    .map(|v| Value::str(v.outcome().letter())),
                 "options" => engine.moves(&p.position).map(|m| results(&p, m)),
                 _ => engine.wins(&p.position).map(|m| results(&p, m)),
             };

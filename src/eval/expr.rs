@@ -49,6 +49,8 @@ pub fn solve_error(error: SolveError, span: Span) -> Error {
         SolveError::StateLimit(limit) => Error::StateLimit { limit, span },
         SolveError::Unknown { heap, known } => Error::Unproved { heap, known, span },
         SolveError::TooManyOptions => Error::TooManyOptions { span },
+        SolveError::LoopySplit(position) => Error::LoopySplit { position, span },
+        SolveError::Infinite => Error::InfiniteValue { span },
         SolveError::Interrupted => Error::Interrupted,
     }
 }

@@ -19,6 +19,7 @@ use self::rules::RuleGame;
 use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
 use crate::error::Error;
 use crate::game::graph::Graph;
+use crate::game::loopy::Outcome;
 use crate::game::octal::Octal;
 use crate::game::subtraction::Subtraction;
 use crate::game::{Engine, Game, Limits, Part};
@@ -135,9 +136,10 @@ impl Interpreter {
                 Value::Position(p) => {
                     let value = self
                         .engine
-                        .value(&p.position)
+                        .gvalue(&p.position)
                         .map_err(|e| solve_error(e, expr.span))?;
-                    format!("{p}: grundy {value}, {}", outcome(value))
+                    let note = loopy_note(&self.engine, &p);
+                    format!("{p}: grundy {value}, {}{note}", value.outcome().letter())
                 }
                 other => other.to_string(),
             },
@@ -266,11 +268,19 @@ impl Interpreter {
         let engine = &mut self.engine;
         let fail = |e| solve_error(e, span);
         Ok(match query {
-            Query::Grundy => engine.value(&p.position).map_err(fail)?.to_string(),
-            Query::Outcome => outcome(engine.value(&p.position).map_err(fail)?).to_string(),
+            Query::Grundy => {
+                let value = engine.gvalue(&p.position).map_err(fail)?;
+                format!("{value}{}", loopy_note(engine, &p))
+            }
+            Query::Outcome => engine
+                .gvalue(&p.position)
+                .map_err(fail)?
+                .outcome()
+                .letter()
+                .to_string(),
             Query::Moves => {
                 let moves = engine.moves(&p.position).map_err(fail)?;
-                let mut values: Vec<u64> = moves.iter().map(|m| m.value).collect();
+                let mut values: Vec<u64> = moves.iter().filter_map(|m| m.value.finite()).collect();
                 let rows: Vec<(String, String)> = moves
                     .iter()
                     .map(|m| (show(&p, m.result_parts(&p.position)), m.value.to_string()))
@@ -287,7 +297,12 @@ impl Interpreter {
             Query::Win => {
                 let wins = engine.wins(&p.position).map_err(fail)?;
                 if wins.is_empty() {
-                    format!("{p} is a P-position: every move loses")
+                    match engine.gvalue(&p.position).map_err(fail)?.outcome() {
+                        Outcome::D => {
+                            format!("{p} is a draw: no move wins, and best play never ends")
+                        }
+                        _ => format!("{p} is a P-position: every move loses"),
+                    }
                 } else {
                     let rows: Vec<(String, String)> = wins
                         .iter()
@@ -527,11 +542,16 @@ impl Interpreter {
     }
 }
 
-fn outcome(value: u64) -> &'static str {
-    if value == 0 {
-        "P"
+/// Says so when a position belongs to a loopy game, whose values are generalized ones.
+fn loopy_note(engine: &Engine, p: &PositionValue) -> &'static str {
+    if p.position
+        .parts
+        .iter()
+        .any(|part| engine.is_loopy(part.game))
+    {
+        " (loopy game: generalized Grundy value)"
     } else {
-        "N"
+        ""
     }
 }
 

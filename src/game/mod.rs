@@ -2,6 +2,7 @@
 //! Nothing here knows the syntax of the language.
 
 pub mod graph;
+pub mod loopy;
 pub mod octal;
 pub mod pattern;
 pub mod period;
@@ -58,6 +59,10 @@ pub enum SolveError {
     },
     /// A position with more options than can be listed (a huge heap).
     TooManyOptions,
+    /// A loopy game whose moves split heaps: its generalized values are not computed.
+    LoopySplit(String),
+    /// The value asked for is infinite (a loopy game); its outcome can still be asked.
+    Infinite,
     Interrupted,
 }
 

@@ -66,7 +66,7 @@ impl Engine {
             });
         }
         let cap = match structure {
-            Structure::Unknown => 4096,
+            Structure::Unknown => 2048,
             _ => 1 << 14,
         }
         .min(self.limits.max_states);
