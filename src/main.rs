@@ -38,6 +38,9 @@ struct Cli {
     max_states: usize,
 }
 
+/// The exit status after Ctrl-C, as shells report a process ended by SIGINT.
+const INTERRUPTED: i32 = 130;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let limits = Limits {
@@ -63,6 +66,12 @@ fn main() -> ExitCode {
             return terminal::run(backend, cli.interactive.as_deref());
         }
     };
+    let interrupt = limits.interrupt.clone();
+    let _ = ctrlc::set_handler(move || {
+        if interrupt.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            std::process::exit(INTERRUPTED);
+        }
+    });
     let mut session = Session::new(limits);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -70,6 +79,10 @@ fn main() -> ExitCode {
     let _ = out.flush();
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(errors) if errors.contains(&Error::Interrupted) => {
+            eprintln!("interrupted");
+            ExitCode::from(INTERRUPTED as u8)
+        }
         Err(errors) => {
             eprint!("{}", render(&errors, &name, &source, width(), colour()));
             ExitCode::FAILURE

@@ -138,7 +138,8 @@ fn load_reports_errors_against_the_file() {
     let text = answer(&mut repl, &format!(":load {}", path.display()));
     assert!(text.contains("assertion failed"), "{text}");
     assert!(text.contains("bad.game:2:8"), "{text}");
-    assert_eq!(answer(&mut repl, "print a"), "1\n");
+    let rolled_back = answer(&mut repl, "print a");
+    assert!(rolled_back.contains("unknown name `a`"), "{rolled_back}");
     let missing = answer(&mut repl, ":load /no/such/file.game");
     assert!(
         missing.contains("cannot read `/no/such/file.game`"),
@@ -245,4 +246,22 @@ fn names_for_completion() {
     ] {
         assert!(names.iter().any(|n| n == name), "{name} missing");
     }
+}
+
+#[test]
+fn a_failed_load_leaves_the_session_as_it_was() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("half.game");
+    std::fs::write(
+        &path,
+        "game half on n { for k in 1..=n { n -= k } }\nlet x = 7\nassert grundy(half[3]) == 0\n",
+    )
+    .unwrap();
+    let mut repl = Backend::new(Limits::default());
+    answer(&mut repl, "let x = 1");
+    let loaded = answer(&mut repl, &format!(":load {}", path.display()));
+    assert!(loaded.contains("assertion failed"), "{loaded}");
+    assert_eq!(answer(&mut repl, "print x"), "1\n");
+    let missing = answer(&mut repl, "grundy half[3]");
+    assert!(missing.contains("unknown name `half`"), "{missing}");
 }

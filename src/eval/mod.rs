@@ -34,6 +34,13 @@ const MOST_MOVES_SHOWN: usize = 50;
 /// The global names of a session and their values.
 pub type Globals = FxHashMap<String, Value>;
 
+/// The names, declarations and game instances of a session at one point.
+pub struct Checkpoint {
+    globals: Globals,
+    decls: usize,
+    instances: FxHashMap<(usize, Vec<Value>), Rc<GameValue>>,
+}
+
 /// The state of a run or REPL session: globals, declared games, their instances and the engine
 /// that holds every solved value.
 pub struct Interpreter {
@@ -82,6 +89,22 @@ impl Interpreter {
 
     pub fn limits(&self) -> &Limits {
         &self.engine.limits
+    }
+
+    /// What [`Interpreter::roll_back`] needs to undo everything run after this point. Values
+    /// already solved stay in the engine: they are facts about games, right whatever happens.
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            globals: self.globals.borrow().clone(),
+            decls: self.decls.len(),
+            instances: self.instances.clone(),
+        }
+    }
+
+    pub fn roll_back(&mut self, checkpoint: Checkpoint) {
+        *self.globals.borrow_mut() = checkpoint.globals;
+        self.decls.truncate(checkpoint.decls);
+        self.instances = checkpoint.instances;
     }
 
     /// The global names and their values, for the checker and for completion.

@@ -222,13 +222,13 @@ impl Backend {
         let source = std::mem::take(&mut self.buffer);
         self.entries += 1;
         let name = format!("<repl:{}>", self.entries);
-        Reply::Done(self.run(&name, &source))
+        Reply::Done(self.run(&name, &source, false))
     }
 
     /// Runs a file into the session, as `:load FILE` does.
     pub fn load(&mut self, path: &Path) -> Answer {
         match std::fs::read_to_string(path) {
-            Ok(source) => self.run(&path.display().to_string(), &source),
+            Ok(source) => self.run(&path.display().to_string(), &source, true),
             Err(e) => {
                 let error = Error::Io {
                     path: path.display().to_string(),
@@ -239,14 +239,19 @@ impl Backend {
         }
     }
 
-    fn run(&mut self, name: &str, source: &str) -> Answer {
+    /// Runs an entry or a file. An `atomic` run that fails leaves the session as it was.
+    fn run(&mut self, name: &str, source: &str, atomic: bool) -> Answer {
         self.limits
             .interrupt
             .store(false, std::sync::atomic::Ordering::Relaxed);
         let before = self.games.snapshot(&self.session, source);
         let start = Instant::now();
         let mut out = Vec::new();
-        let result = self.session.run(source, &mut out);
+        let result = if atomic {
+            self.session.run_or_roll_back(source, &mut out)
+        } else {
+            self.session.run(source, &mut out)
+        };
         let took = start.elapsed();
         self.games.update(&self.session, before);
         let mut answer = Answer::output(String::from_utf8_lossy(&out));
