@@ -10,8 +10,8 @@ use crate::eval::Globals;
 use crate::game::octal::Octal;
 use crate::span::Span;
 use crate::syntax::ast::{
-    BinaryOp, Binder, BinderKind, Expr, ExprKind, GameDecl, GameDef, Ident, Rule, StateShape, Stmt,
-    StmtKind, UnaryOp, UpdateOp,
+    BinaryOp, Binder, BinderKind, Expr, ExprKind, GameDecl, GameDef, Ident, Plot, Rule, StateShape,
+    Stmt, StmtKind, UnaryOp, UpdateOp,
 };
 
 /// What the checker knows of a value's type; `Unknown` never causes an error.
@@ -181,6 +181,54 @@ impl Checker<'_> {
                 self.expect(rows, &[Ty::Range], "a range", "write e.g. `0..10`");
                 self.expect(cols, &[Ty::Range], "a range", "write e.g. `0..10`");
             }
+            StmtKind::Period { game } => {
+                self.game_arg(
+                    game,
+                    Shape::Heaps,
+                    "a heap game",
+                    "`period` takes a game played on one heap",
+                );
+            }
+            StmtKind::Compare { left, right, range } => {
+                for game in [left, right] {
+                    self.game_arg(
+                        game,
+                        Shape::Heaps,
+                        "a heap game",
+                        "`compare` takes two games played on one heap",
+                    );
+                }
+                self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=1000`");
+            }
+            StmtKind::Dot(target) => {
+                self.expect(
+                    target,
+                    &[Ty::Position],
+                    "a position",
+                    "write a game with a state, e.g. `g[a]`",
+                );
+            }
+            StmtKind::Plot { plot, .. } => match plot {
+                Plot::Sequence { game, range } => {
+                    self.game_arg(
+                        game,
+                        Shape::Heaps,
+                        "a heap game",
+                        "`plot sequence` takes a game played on one heap",
+                    );
+                    self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=2000`");
+                }
+                Plot::Table { game, rows, cols } => {
+                    self.game_arg(
+                        game,
+                        Shape::Tuple(2),
+                        "a game of two counters",
+                        "a game declared `on (a, b)`",
+                    );
+                    self.expect(rows, &[Ty::Range], "a range", "write e.g. `0..256`");
+                    self.expect(cols, &[Ty::Range], "a range", "write e.g. `0..256`");
+                }
+            },
             StmtKind::Check { condition, binders } => {
                 let depth = self.locals.len();
                 self.binders(binders);
@@ -563,10 +611,11 @@ impl Checker<'_> {
                         });
                     }
                     let arg_types: Vec<Ty> = args.iter().map(|a| self.expr(a)).collect();
-                    let on_positions = matches!(
-                        name.as_str(),
-                        "grundy" | "outcome" | "options" | "wins" | "state"
-                    );
+                    let on_positions = name != "read"
+                        && matches!(
+                            name.as_str(),
+                            "grundy" | "outcome" | "options" | "wins" | "state"
+                        );
                     for (ty, arg) in arg_types.iter().zip(args) {
                         let bad = match ty {
                             Ty::Unknown => false,
@@ -589,7 +638,7 @@ impl Checker<'_> {
                     }
                     return match name.as_str() {
                         "outcome" => Ty::Str,
-                        "options" | "wins" | "state" => Ty::List,
+                        "options" | "wins" | "state" | "read" => Ty::List,
                         _ => Ty::Int,
                     };
                 }

@@ -146,11 +146,12 @@ pub enum Error {
         span: Span,
     },
 
-    /// A game whose moves return to an earlier position: `game g on n { for k in 0..1 { n += 0 } }`.
+    /// A loop met where loopy games are not supported, as in misère play:
+    /// `game g = graph { a -> b; b -> a }` then `outcome misere g[a]`.
     #[error("the game loops: a move returns to an earlier position")]
     #[diagnostic(
         code(grundy::loops),
-        help("the loop is {cycle}; loopy games are not supported yet, so every move must lead towards an end")
+        help("the loop is {cycle}; loopy games are solved under normal play only, not misère")
     )]
     Loop {
         cycle: String,
@@ -167,6 +168,54 @@ pub enum Error {
     StateLimit {
         limit: usize,
         #[label("while solving this")]
+        span: Span,
+    },
+
+    /// A huge heap of a game with no closed form and no proved period: `grundy grundys[10^18]`.
+    #[error("heap {heap} is beyond what can be computed, and no period is proved for this game")]
+    #[diagnostic(
+        code(grundy::unproved),
+        help("values are known up to heap {known}; huge heaps are answered only from a closed form or a period a theorem proves (see `period`)")
+    )]
+    Unproved {
+        heap: i64,
+        known: usize,
+        #[label("this heap")]
+        span: Span,
+    },
+
+    /// Listing every option of a huge heap: `moves kayles[10^18]`.
+    #[error("this position has too many options to list")]
+    #[diagnostic(
+        code(grundy::too_many_options),
+        help("a huge heap has about as many options as tokens; `win` still finds winning moves from a closed form or a proved period")
+    )]
+    TooManyOptions {
+        #[label("here")]
+        span: Span,
+    },
+
+    /// A loopy game whose moves split heaps: `game g on n { n = [n, 0] }` then `grundy g[1]`.
+    #[error("the game loops, and its moves split heaps: {position}")]
+    #[diagnostic(
+        code(grundy::loopy_split),
+        help("generalized values are computed for loopy games whose moves leave one state (graphs, tuple and list games, heap games that do not split)")
+    )]
+    LoopySplit {
+        position: String,
+        #[label("while solving this")]
+        span: Span,
+    },
+
+    /// The Grundy value of a position of a loopy game that is infinite: `grundy(g[a])` with
+    /// `game g = graph { a -> b; b -> a }`.
+    #[error("the value of this position is infinite")]
+    #[diagnostic(
+        code(grundy::infinite),
+        help("the position is in a loopy game; ask `outcome(p)` (N, P or D), or `grundy p` to print the value")
+    )]
+    InfiniteValue {
+        #[label("infinite")]
         span: Span,
     },
 

@@ -6,6 +6,7 @@ pub mod check;
 pub mod error;
 pub mod eval;
 pub mod game;
+pub mod repl;
 pub mod span;
 pub mod syntax;
 
@@ -43,6 +44,21 @@ impl Session {
         self.interpreter
             .execute(&program.statements, out)
             .map_err(|e| vec![e])
+    }
+
+    /// Like [`Session::run`], but when anything fails, the session is left as it was before:
+    /// no half-defined games or half-set variables.
+    pub fn run_or_roll_back(
+        &mut self,
+        source: &str,
+        out: &mut dyn Write,
+    ) -> Result<(), Vec<Error>> {
+        let checkpoint = self.interpreter.checkpoint();
+        let result = self.run(source, out);
+        if result.is_err() {
+            self.interpreter.roll_back(checkpoint);
+        }
+        result
     }
 
     pub fn limits(&self) -> &Limits {

@@ -4,9 +4,11 @@ use std::process::ExitCode;
 use clap::Parser;
 use grundy::error::{render, Error};
 use grundy::game::Limits;
+use grundy::repl::{terminal, Backend};
 use grundy::Session;
 
-/// An interpreter for a small language of impartial combinatorial games.
+/// An interpreter for a small language of impartial combinatorial games. With no file and no
+/// `-e`, it opens an interactive prompt.
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
@@ -22,10 +24,22 @@ struct Cli {
     )]
     eval: Option<String>,
 
+    /// Runs FILE, then opens the interactive prompt.
+    #[arg(
+        short = 'i',
+        long = "interactive",
+        value_name = "FILE",
+        conflicts_with_all = ["file", "eval"]
+    )]
+    interactive: Option<std::path::PathBuf>,
+
     /// The most states one search may store (and the most elements of a list built from a range).
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_states)]
     max_states: usize,
 }
+
+/// The exit status after Ctrl-C, as shells report a process ended by SIGINT.
+const INTERRUPTED: i32 = 130;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -47,10 +61,17 @@ fn main() -> ExitCode {
         },
         (None, Some(source)) => ("<command line>".to_string(), source.clone()),
         (None, None) => {
-            eprintln!("usage: grundy FILE.game, or grundy -e 'STATEMENTS' (see --help)");
-            return ExitCode::FAILURE;
+            let mut backend = Backend::new(limits);
+            backend.set_style(width(), colour());
+            return terminal::run(backend, cli.interactive.as_deref());
         }
     };
+    let interrupt = limits.interrupt.clone();
+    let _ = ctrlc::set_handler(move || {
+        if interrupt.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            std::process::exit(INTERRUPTED);
+        }
+    });
     let mut session = Session::new(limits);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -58,6 +79,10 @@ fn main() -> ExitCode {
     let _ = out.flush();
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(errors) if errors.contains(&Error::Interrupted) => {
+            eprintln!("interrupted");
+            ExitCode::from(INTERRUPTED as u8)
+        }
         Err(errors) => {
             eprint!("{}", render(&errors, &name, &source, width(), colour()));
             ExitCode::FAILURE

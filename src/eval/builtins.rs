@@ -25,6 +25,7 @@ pub const BUILTINS: &[(&str, &[usize])] = &[
     ("options", &[1]),
     ("wins", &[1]),
     ("state", &[1]),
+    ("read", &[1]),
 ];
 
 pub fn is_builtin(name: &str) -> bool {
@@ -74,14 +75,15 @@ pub fn call<'a>(
     let arg = &args[0];
     match name {
         "state" => return Ok(state(&*eval.position(arg)?)),
+        "read" => return read(eval, arg),
         "grundy" | "outcome" | "options" | "wins" => {
             let p = eval.position(arg)?;
             let engine = eval.engine(callee)?;
             let result = match name {
                 "grundy" => engine.value(&p.position).map(|v| Value::Int(v as i64)),
                 "outcome" => engine
-                    .value(&p.position)
-                    .map(|v| Value::str(if v == 0 { "P" } else { "N" })),
+                    .gvalue(&p.position)
+                    .map(|v| Value::str(v.outcome().letter())),
                 "options" => engine.moves(&p.position).map(|m| results(&p, m)),
                 _ => engine.wins(&p.position).map(|m| results(&p, m)),
             };
@@ -169,8 +171,56 @@ fn usage(name: &str) -> &'static str {
             "of a list, set or finite range of integers: `xor([3, 4, 5])`"
         }
         "state" => "`state(p)`: the heaps or counters of a position, as a list",
+        "read" => "`read(\"heaps.txt\")`: every integer in a text file, as a list",
         _ => "of a position: `grundy(nim[3, 4])`",
     }
+}
+
+/// Every integer in a text file (a path relative to the working folder), as a list.
+fn read<'a>(eval: &mut Eval<'_, 'a>, arg: &'a Expr) -> Result<Value, Error> {
+    let path = match eval.eval(arg)? {
+        Value::Str(path) => path,
+        other => {
+            return Err(Error::type_mismatch(
+                "a string",
+                other.type_name(),
+                arg.span,
+                "`read` takes the path of a file, e.g. `read(\"heaps.txt\")`",
+            ))
+        }
+    };
+    let text = std::fs::read_to_string(&*path).map_err(|e| {
+        Error::invalid(
+            format!("cannot read `{path}`: {e}"),
+            arg.span,
+            "the path is relative to the folder grundy runs in",
+        )
+    })?;
+    let mut numbers = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let negative = bytes[i] == b'-' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+        if !(bytes[i].is_ascii_digit() || negative) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        i += 1;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        let token = &text[start..i];
+        let n: i64 = token.parse().map_err(|_| {
+            Error::invalid(
+                format!("`{path}` holds `{token}`, which does not fit in 64 bits"),
+                arg.span,
+                "integers are 64-bit signed",
+            )
+        })?;
+        numbers.push(Value::Int(n));
+    }
+    Ok(Value::list(numbers))
 }
 
 /// The heaps of a heap game's position, the nodes of a graph game's tokens, or the counters of
@@ -213,7 +263,7 @@ fn results(p: &PositionValue, moves: Vec<Move>) -> Value {
             .into_iter()
             .map(|m| {
                 Value::Position(Rc::new(PositionValue {
-                    position: m.result,
+                    position: m.result(&p.position),
                     games: p.games.clone(),
                 }))
             })

@@ -47,6 +47,10 @@ pub fn solve_error(error: SolveError, span: Span) -> Error {
             span,
         },
         SolveError::StateLimit(limit) => Error::StateLimit { limit, span },
+        SolveError::Unknown { heap, known } => Error::Unproved { heap, known, span },
+        SolveError::TooManyOptions => Error::TooManyOptions { span },
+        SolveError::LoopySplit(position) => Error::LoopySplit { position, span },
+        SolveError::Infinite => Error::InfiniteValue { span },
         SolveError::Interrupted => Error::Interrupted,
     }
 }

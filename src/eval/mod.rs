@@ -1,7 +1,9 @@
 //! Running checked programs: declarations, positions, queries and their answers.
 
 pub mod builtins;
+mod explore;
 pub mod expr;
+mod plot;
 mod rules;
 pub mod value;
 
@@ -17,6 +19,7 @@ use self::rules::RuleGame;
 use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
 use crate::error::Error;
 use crate::game::graph::Graph;
+use crate::game::loopy::Outcome;
 use crate::game::octal::Octal;
 use crate::game::subtraction::Subtraction;
 use crate::game::{Engine, Game, Limits, Part};
@@ -25,8 +28,18 @@ use crate::syntax::ast::{
     BinaryOp, Binder, Expr, ExprKind, GameDecl, GameDef, Query, Stmt, StmtKind,
 };
 
+/// `win` lists at most this many moves, then how many more there are.
+const MOST_MOVES_SHOWN: usize = 50;
+
 /// The global names of a session and their values.
 pub type Globals = FxHashMap<String, Value>;
+
+/// The names, declarations and game instances of a session at one point.
+pub struct Checkpoint {
+    globals: Globals,
+    decls: usize,
+    instances: FxHashMap<(usize, Vec<Value>), Rc<GameValue>>,
+}
 
 /// The state of a run or REPL session: globals, declared games, their instances and the engine
 /// that holds every solved value.
@@ -78,6 +91,22 @@ impl Interpreter {
         &self.engine.limits
     }
 
+    /// What [`Interpreter::roll_back`] needs to undo everything run after this point. Values
+    /// already solved stay in the engine: they are facts about games, right whatever happens.
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            globals: self.globals.borrow().clone(),
+            decls: self.decls.len(),
+            instances: self.instances.clone(),
+        }
+    }
+
+    pub fn roll_back(&mut self, checkpoint: Checkpoint) {
+        *self.globals.borrow_mut() = checkpoint.globals;
+        self.decls.truncate(checkpoint.decls);
+        self.instances = checkpoint.instances;
+    }
+
     /// The global names and their values, for the checker and for completion.
     pub fn globals(&self) -> std::cell::Ref<'_, Globals> {
         self.globals.borrow()
@@ -104,6 +133,14 @@ impl Interpreter {
             StmtKind::Table { game, rows, cols } => self.table(game, rows, cols, false)?,
             StmtKind::Ppos { game, rows, cols } => self.table(game, rows, cols, true)?,
             StmtKind::Check { condition, binders } => self.check(condition, binders, stmt.span)?,
+            StmtKind::Period { game } => self.period(game)?,
+            StmtKind::Compare { left, right, range } => self.compare(left, right, range)?,
+            StmtKind::Dot(target) => self.dot(target)?,
+            StmtKind::Plot {
+                plot,
+                file,
+                file_span,
+            } => self.plot(plot, file, *file_span)?,
             StmtKind::Assert(condition) => {
                 let mut eval = Eval::new(self);
                 if eval.bool(condition)? {
@@ -122,9 +159,10 @@ impl Interpreter {
                 Value::Position(p) => {
                     let value = self
                         .engine
-                        .value(&p.position)
+                        .gvalue(&p.position)
                         .map_err(|e| solve_error(e, expr.span))?;
-                    format!("{p}: grundy {value}, {}", outcome(value))
+                    let note = loopy_note(&self.engine, &p);
+                    format!("{p}: grundy {value}, {}{note}", value.outcome().letter())
                 }
                 other => other.to_string(),
             },
@@ -253,14 +291,22 @@ impl Interpreter {
         let engine = &mut self.engine;
         let fail = |e| solve_error(e, span);
         Ok(match query {
-            Query::Grundy => engine.value(&p.position).map_err(fail)?.to_string(),
-            Query::Outcome => outcome(engine.value(&p.position).map_err(fail)?).to_string(),
+            Query::Grundy => {
+                let value = engine.gvalue(&p.position).map_err(fail)?;
+                format!("{value}{}", loopy_note(engine, &p))
+            }
+            Query::Outcome => engine
+                .gvalue(&p.position)
+                .map_err(fail)?
+                .outcome()
+                .letter()
+                .to_string(),
             Query::Moves => {
                 let moves = engine.moves(&p.position).map_err(fail)?;
-                let mut values: Vec<u64> = moves.iter().map(|m| m.value).collect();
+                let mut values: Vec<u64> = moves.iter().filter_map(|m| m.value.finite()).collect();
                 let rows: Vec<(String, String)> = moves
                     .iter()
-                    .map(|m| (show(&p, &m.result.parts), m.value.to_string()))
+                    .map(|m| (show(&p, m.result_parts(&p.position)), m.value.to_string()))
                     .collect();
                 let mex = crate::game::mex(&mut values);
                 let convention = if p.position.misere { "misère " } else { "" };
@@ -274,10 +320,16 @@ impl Interpreter {
             Query::Win => {
                 let wins = engine.wins(&p.position).map_err(fail)?;
                 if wins.is_empty() {
-                    format!("{p} is a P-position: every move loses")
+                    match engine.gvalue(&p.position).map_err(fail)?.outcome() {
+                        Outcome::D => {
+                            format!("{p} is a draw: no move wins, and best play never ends")
+                        }
+                        _ => format!("{p} is a P-position: every move loses"),
+                    }
                 } else {
                     let rows: Vec<(String, String)> = wins
                         .iter()
+                        .take(MOST_MOVES_SHOWN)
                         .map(|m| {
                             let part = &p.position.parts[m.part];
                             (
@@ -287,13 +339,18 @@ impl Interpreter {
                                     p.show_part(part),
                                     show(&p, &m.to)
                                 ),
-                                format!("leaves {}", show(&p, &m.result.parts)),
+                                format!("leaves {}", show(&p, m.result_parts(&p.position))),
                             )
                         })
                         .collect();
-                    let count = rows.len();
+                    let count = wins.len();
+                    let more = if count > rows.len() {
+                        format!("\n  ... and {} more", count - rows.len())
+                    } else {
+                        String::new()
+                    };
                     format!(
-                        "{p} is an N-position: {count} winning move{}{}",
+                        "{p} is an N-position: {count} winning move{}{}{more}",
                         if count == 1 { "" } else { "s" },
                         aligned(&rows)
                     )
@@ -302,7 +359,7 @@ impl Interpreter {
         })
     }
 
-    fn heap_game(&mut self, game: &Expr, what: &str) -> Result<Rc<GameValue>, Error> {
+    pub(crate) fn heap_game(&mut self, game: &Expr, what: &str) -> Result<Rc<GameValue>, Error> {
         match Eval::new(self).eval(game)? {
             Value::Game(g) if g.shape == Shape::Heaps => Ok(g),
             other => Err(Error::type_mismatch(
@@ -314,7 +371,7 @@ impl Interpreter {
         }
     }
 
-    fn finite_range(&mut self, range: &Expr) -> Result<(i64, i64), Error> {
+    pub(crate) fn finite_range(&mut self, range: &Expr) -> Result<(i64, i64), Error> {
         match Eval::new(self).eval(range)? {
             Value::Range {
                 start,
@@ -338,7 +395,7 @@ impl Interpreter {
         }
     }
 
-    fn bound_size(&self, size: i128, what: &str, span: Span) -> Result<(), Error> {
+    pub(crate) fn bound_size(&self, size: i128, what: &str, span: Span) -> Result<(), Error> {
         let limit = self.engine.limits.max_states;
         if size > limit as i128 {
             return Err(Error::TooLarge {
@@ -381,6 +438,48 @@ impl Interpreter {
         Ok(text)
     }
 
+    pub(crate) fn tuple_game(&mut self, game: &Expr, what: &str) -> Result<Rc<GameValue>, Error> {
+        match Eval::new(self).eval(game)? {
+            Value::Game(g) if g.shape == Shape::Tuple(2) => Ok(g),
+            other => Err(Error::type_mismatch(
+                "a game of two counters",
+                other.type_name(),
+                game.span,
+                format!("`{what}` takes a game declared `on (a, b)`, e.g. `wythoff`"),
+            )),
+        }
+    }
+
+    pub(crate) fn part_value_at(&mut self, part: &Part, span: Span) -> Result<u64, Error> {
+        self.engine
+            .part_value(part)
+            .map_err(|e| solve_error(e, span))
+    }
+
+    /// The values of a two-counter game over two ranges, one row per value of the first counter.
+    pub(crate) fn grid(
+        &mut self,
+        game: &GameValue,
+        rows: &Expr,
+        cols: &Expr,
+    ) -> Result<Vec<Vec<u64>>, Error> {
+        let (r0, r1) = self.finite_range(rows)?;
+        let (c0, c1) = self.finite_range(cols)?;
+        let span = rows.span.to(cols.span);
+        let cells = (r1 as i128 - r0 as i128 + 1).max(0) * (c1 as i128 - c0 as i128 + 1).max(0);
+        self.bound_size(cells, "this table", span)?;
+        let mut grid = Vec::new();
+        for a in r0..=r1 {
+            let mut line = Vec::new();
+            for b in c0..=c1 {
+                let part = self.engine.part(game.id, vec![a, b]);
+                line.push(self.part_value_at(&part, span)?);
+            }
+            grid.push(line);
+        }
+        Ok(grid)
+    }
+
     fn table(
         &mut self,
         game: &Expr,
@@ -388,34 +487,10 @@ impl Interpreter {
         cols: &Expr,
         ppos: bool,
     ) -> Result<String, Error> {
-        let game = match Eval::new(self).eval(game)? {
-            Value::Game(g) if g.shape == Shape::Tuple(2) => g,
-            other => {
-                return Err(Error::type_mismatch(
-                    "a game of two counters",
-                    other.type_name(),
-                    game.span,
-                    "`table` and `ppos` take a game declared `on (a, b)`, e.g. `wythoff`",
-                ))
-            }
-        };
+        let game = self.tuple_game(game, if ppos { "ppos" } else { "table" })?;
+        let grid = self.grid(&game, rows, cols)?;
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
-        let cells = (r1 as i128 - r0 as i128 + 1).max(0) * (c1 as i128 - c0 as i128 + 1).max(0);
-        self.bound_size(cells, "this table", game_span(rows, cols))?;
-        let mut grid = Vec::new();
-        for a in r0..=r1 {
-            let mut line = Vec::new();
-            for b in c0..=c1 {
-                let part = self.engine.part(game.id, vec![a, b]);
-                line.push(
-                    self.engine
-                        .part_value(&part)
-                        .map_err(|e| solve_error(e, game_span(rows, cols)))?,
-                );
-            }
-            grid.push(line);
-        }
         if ppos {
             let mut found = Vec::new();
             for (i, line) in grid.iter().enumerate() {
@@ -490,19 +565,20 @@ impl Interpreter {
     }
 }
 
-fn game_span(rows: &Expr, cols: &Expr) -> Span {
-    rows.span.to(cols.span)
-}
-
-fn outcome(value: u64) -> &'static str {
-    if value == 0 {
-        "P"
+/// Says so when a position belongs to a loopy game, whose values are generalized ones.
+fn loopy_note(engine: &Engine, p: &PositionValue) -> &'static str {
+    if p.position
+        .parts
+        .iter()
+        .any(|part| engine.is_loopy(part.game))
+    {
+        " (loopy game: generalized Grundy value)"
     } else {
-        "N"
+        ""
     }
 }
 
-fn show(p: &PositionValue, parts: &[Part]) -> String {
+fn show<'p>(p: &PositionValue, parts: impl IntoIterator<Item = &'p Part>) -> String {
     let text = p.show_parts(parts);
     if p.position.misere {
         format!("misere {text}")

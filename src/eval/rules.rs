@@ -13,9 +13,12 @@ use super::Globals;
 use crate::error::Error;
 use crate::game::heap::HeapRules;
 use crate::game::lines::LineRules;
+use crate::game::period::Structure;
 use crate::game::{Engine, Game, SolveError};
 use crate::span::Span;
-use crate::syntax::ast::{BinaryOp, GameDecl, GameDef, Rule, StateShape, Update, UpdateOp};
+use crate::syntax::ast::{
+    BinaryOp, BinderKind, Expr, ExprKind, GameDecl, GameDef, Rule, StateShape, Update, UpdateOp,
+};
 
 /// One instance of a rule-defined game: the declaration, its parameters bound, and the globals
 /// its rules may read.
@@ -318,6 +321,82 @@ impl Game for RuleGame {
     fn describe(&self, state: &[i64]) -> String {
         format!("{}[{}]", self.display, join(state))
     }
+
+    fn structure(&self) -> Structure {
+        if reaches_every_smaller_heap(&self.decl) {
+            Structure::Nim
+        } else {
+            match self.heap_rules() {
+                // Only takes that leave the rest as one heap: a subtraction game.
+                Some(rules)
+                    if rules.open_from.is_none()
+                        && rules.takes.iter().all(|t| t.none && t.one && !t.two) =>
+                {
+                    rules
+                        .takes
+                        .iter()
+                        .map(|t| t.take as usize)
+                        .max()
+                        .map_or(Structure::Unknown, |largest| Structure::Subtraction {
+                            largest,
+                        })
+                }
+                Some(rules) => octal_digits(&rules)
+                    .map_or(Structure::Unknown, |digits| Structure::Octal { digits }),
+                None => Structure::Unknown,
+            }
+        }
+    }
+}
+
+/// Recognised rules that are an octal game's, as its digits (`digits[j]` for taking `j`).
+fn octal_digits(rules: &HeapRules) -> Option<Vec<u8>> {
+    if rules.open_from.is_some() || rules.takes.iter().any(|t| t.unequal) {
+        return None;
+    }
+    let last = rules.takes.iter().map(|t| t.take).max()? as usize;
+    let mut digits = vec![0u8; last + 1];
+    for t in &rules.takes {
+        digits[t.take as usize] |= t.none as u8 | (t.one as u8) << 1 | (t.two as u8) << 2;
+    }
+    while digits.len() > 1 && digits.last() == Some(&0) {
+        digits.pop();
+    }
+    Some(digits)
+}
+
+/// Whether the rules are exactly Nim's: `for k in 1..=n { n -= k }`.
+fn reaches_every_smaller_heap(decl: &GameDecl) -> bool {
+    let GameDef::Rules {
+        state: StateShape::Heap(n),
+        rules,
+        ..
+    } = &decl.def
+    else {
+        return false;
+    };
+    let [rule] = rules.as_slice() else {
+        return false;
+    };
+    let ([binder], None, [update]) = (
+        rule.binders.as_slice(),
+        &rule.condition,
+        rule.updates.as_slice(),
+    ) else {
+        return false;
+    };
+    let is_var = |e: &Expr, name: &str| matches!(&e.kind, ExprKind::Var(v) if v == name);
+    let range_is_one_to_n = matches!(
+        &binder.value.kind,
+        ExprKind::Range { start, end: Some(end), inclusive: true }
+            if start.kind == ExprKind::Int(1) && is_var(end, &n.name)
+    );
+    binder.kind == BinderKind::In
+        && range_is_one_to_n
+        && update.target.name == n.name
+        && update.index.is_none()
+        && update.op == UpdateOp::Sub
+        && is_var(&update.value, &binder.name.name)
 }
 
 fn reset_state(eval: &mut Eval<'_, '_>, shape: &StateShape, state: &[i64]) {

@@ -148,18 +148,24 @@ impl PositionValue {
     }
 
     /// Components of the same heap or graph game are shown together: `nim[3, 4, 5]`.
-    pub fn show_parts(&self, parts: &[crate::game::Part]) -> String {
-        let mut groups: Vec<(GameId, Vec<String>)> = Vec::new();
+    pub fn show_parts<'p>(&self, parts: impl IntoIterator<Item = &'p crate::game::Part>) -> String {
+        let mut groups: Vec<(GameId, Vec<String>, usize)> = Vec::new();
         for part in parts {
             let game = self.game(part.game);
-            let state = show_state(&game.shape, &part.state);
             let together = matches!(game.shape, Shape::Heaps | Shape::Nodes(_));
-            match groups
+            let group = match groups
                 .iter_mut()
-                .find(|(id, _)| together && *id == part.game)
+                .position(|(id, _, _)| together && *id == part.game)
             {
-                Some((_, states)) => states.push(state),
-                None => groups.push((part.game, vec![state])),
+                Some(i) => &mut groups[i],
+                None => {
+                    groups.push((part.game, Vec::new(), 0));
+                    groups.last_mut().expect("just pushed")
+                }
+            };
+            group.2 += 1;
+            if group.1.len() < LONGEST_SHOWN {
+                group.1.push(show_state(&game.shape, &part.state));
             }
         }
         if groups.is_empty() {
@@ -167,11 +173,24 @@ impl PositionValue {
         }
         groups
             .iter()
-            .map(|(id, states)| format!("{}[{}]", self.game(*id).display, states.join(", ")))
+            .map(|(id, states, count)| {
+                let shown = if *count > LONGEST_SHOWN {
+                    format!(
+                        "{}, ... ({count} in all)",
+                        states[..LONGEST_SHOWN - 2].join(", ")
+                    )
+                } else {
+                    states.join(", ")
+                };
+                format!("{}[{shown}]", self.game(*id).display)
+            })
             .collect::<Vec<_>>()
             .join(" + ")
     }
 }
+
+/// Positions with more heaps or tokens than this show the first few and the count.
+const LONGEST_SHOWN: usize = 12;
 
 /// A state inside brackets: `3`, `3, 5`, `a`.
 pub fn show_state(shape: &Shape, state: &[i64]) -> String {

@@ -4,7 +4,10 @@
 pub mod graph;
 pub mod heap;
 pub mod lines;
+pub mod loopy;
 pub mod octal;
+pub mod pattern;
+pub mod period;
 pub mod position;
 mod solver;
 pub mod subtraction;
@@ -48,6 +51,11 @@ pub trait Game {
     fn line_rules(&self) -> Option<lines::LineRules> {
         None
     }
+
+    /// What is known of the moves of a heap game, for periodicity theorems and huge heaps.
+    fn structure(&self) -> period::Structure {
+        period::Structure::Unknown
+    }
 }
 
 /// Why a solver stopped without a value.
@@ -59,6 +67,18 @@ pub enum SolveError {
     Loop(Vec<String>),
     /// More states than the limit would be stored.
     StateLimit(usize),
+    /// A heap beyond what can be computed, in a game with no proved period or closed form;
+    /// values are known up to `known`.
+    Unknown {
+        heap: i64,
+        known: usize,
+    },
+    /// A position with more options than can be listed (a huge heap).
+    TooManyOptions,
+    /// A loopy game whose moves split heaps: its generalized values are not computed.
+    LoopySplit(String),
+    /// The value asked for is infinite (a loopy game); its outcome can still be asked.
+    Infinite,
     Interrupted,
 }
 

@@ -97,6 +97,12 @@ impl Game for Octal {
         })
     }
 
+    fn structure(&self) -> super::period::Structure {
+        super::period::Structure::Octal {
+            digits: self.digits.clone(),
+        }
+    }
+
     fn describe(&self, state: &[i64]) -> String {
         format!("{}[{}]", self.name, state[0])
     }

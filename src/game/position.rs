@@ -4,6 +4,9 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+use super::loopy::{self, GValue, Outcome};
+use super::pattern::{Pattern, HUGE};
+use super::period::Structure;
 use super::{mex, Game, Limits, SolveError, Solver};
 
 /// Which game instance a component belongs to: an index into the engine.
@@ -59,19 +62,35 @@ impl Position {
 }
 
 /// A move in a sum: component `part` (an index into the position's parts) is replaced by the
-/// components `to`, leaving `result`.
+/// components `to`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Move {
     pub part: usize,
     pub to: Vec<Part>,
-    pub result: Position,
-    /// The value of `result` under the position's convention.
-    pub value: u64,
+    /// The value of the position the move leaves, under the position's convention.
+    pub value: GValue,
+}
+
+impl Move {
+    /// The position the move leaves (built on demand: a sum may have many components).
+    pub fn result(&self, position: &Position) -> Position {
+        replace_part(position, self.part, &self.to)
+    }
+
+    /// The components of the position the move leaves, without building it.
+    pub fn result_parts<'p>(&'p self, position: &'p Position) -> impl Iterator<Item = &'p Part> {
+        let (before, after) = position.parts.split_at(self.part);
+        before.iter().chain(&self.to).chain(&after[1..])
+    }
 }
 
 /// Every game instance of a run with its solver, and the misère memo of whole sums.
 pub struct Engine {
-    solvers: Vec<Solver>,
+    pub(super) solvers: Vec<Solver>,
+    structures: Vec<Structure>,
+    pub(super) patterns: FxHashMap<GameId, Pattern>,
+    /// Generalized values of the games found to be loopy.
+    loopy: FxHashMap<GameId, FxHashMap<Box<[i64]>, GValue>>,
     misere: FxHashMap<Vec<Part>, u32>,
     pub limits: Limits,
 }
@@ -82,14 +101,22 @@ impl Engine {
     pub fn new(limits: Limits) -> Engine {
         Engine {
             solvers: Vec::new(),
+            structures: Vec::new(),
+            patterns: FxHashMap::default(),
+            loopy: FxHashMap::default(),
             misere: FxHashMap::default(),
             limits,
         }
     }
 
     pub fn add_game(&mut self, game: Rc<dyn Game>) -> GameId {
+        self.structures.push(game.structure());
         self.solvers.push(Solver::new(game));
         self.solvers.len() - 1
+    }
+
+    pub fn structure(&self, game: GameId) -> &Structure {
+        &self.structures[game]
     }
 
     pub fn game(&self, id: GameId) -> &Rc<dyn Game> {
@@ -107,25 +134,68 @@ impl Engine {
 
     /// The Grundy value of one component under normal play.
     pub fn part_value(&mut self, part: &Part) -> Result<u64, SolveError> {
+        if self.solvers[part.game].game().heap_like()
+            && part.state[0] > 4096
+            && *self.structure(part.game) != Structure::Unknown
+        {
+            match self.huge_value(part.game, part.state[0]) {
+                Err(SolveError::Unknown { .. }) if part.state[0] < HUGE => {}
+                result => return result,
+            }
+        } else if self.is_huge(part) {
+            return self.huge_value(part.game, part.state[0]);
+        }
         let limits = self.limits.clone();
         self.solvers[part.game].value(&part.state, &limits)
     }
 
-    /// The Grundy value of a position: the XOR of its components, or for misère play the
-    /// misère Grundy value of the whole sum.
-    pub fn value(&mut self, position: &Position) -> Result<u64, SolveError> {
-        if position.misere {
-            return self.misere_value(&position.parts);
+    /// Whether a game has been found to loop.
+    pub fn is_loopy(&self, game: GameId) -> bool {
+        self.loopy.contains_key(&game)
+    }
+
+    /// The generalized value of one component: its Grundy value, or for a state of a loopy
+    /// game, the value that Smith's labelling of its reachable graph gives.
+    pub fn part_gvalue(&mut self, part: &Part) -> Result<GValue, SolveError> {
+        if !self.loopy.contains_key(&part.game) {
+            match self.part_value(part) {
+                Ok(v) => return Ok(GValue::Finite(v)),
+                Err(SolveError::Loop(_)) => {}
+                Err(e) => return Err(e),
+            }
         }
-        let mut total = 0;
+        let limits = self.limits.clone();
+        let game = self.solvers[part.game].game().clone();
+        let known = self.loopy.entry(part.game).or_default();
+        loopy::label(game.as_ref(), &part.state, &limits, known)?;
+        Ok(known[&part.state].clone())
+    }
+
+    /// The generalized value of a position: of the sum of its components (see
+    /// [`GValue::sum`]), or for misère play the misère Grundy value of the whole sum.
+    pub fn gvalue(&mut self, position: &Position) -> Result<GValue, SolveError> {
+        if position.misere {
+            return self.misere_value(&position.parts).map(GValue::Finite);
+        }
+        let mut total = GValue::Finite(0);
         for part in &position.parts {
-            total ^= self.part_value(part)?;
+            total = total.sum(&self.part_gvalue(part)?);
         }
         Ok(total)
     }
 
+    /// The Grundy value of a position: the XOR of its components, or for misère play the
+    /// misère Grundy value of the whole sum. An infinite value is an error.
+    pub fn value(&mut self, position: &Position) -> Result<u64, SolveError> {
+        self.gvalue(position)?.finite().ok_or(SolveError::Infinite)
+    }
+
     /// The options of one component, as lists of components.
     pub fn part_options(&self, part: &Part) -> Result<Vec<Vec<Part>>, SolveError> {
+        if self.is_huge(part) && !matches!(self.structure(part.game), Structure::Subtraction { .. })
+        {
+            return Err(SolveError::TooManyOptions);
+        }
         let solver = &self.solvers[part.game];
         let heap_like = solver.game().heap_like();
         Ok(solver
@@ -157,45 +227,69 @@ impl Engine {
         for (i, part) in position.parts.iter().enumerate() {
             for to in self.part_options(part)? {
                 let result = replace_part(position, i, &to);
-                let value = self.value(&result)?;
-                moves.push(Move {
-                    part: i,
-                    to,
-                    result,
-                    value,
-                });
+                let value = self.gvalue(&result)?;
+                moves.push(Move { part: i, to, value });
             }
         }
         Ok(moves)
     }
 
-    /// The moves that leave a P-position (value 0).
+    /// The moves that leave a P-position. In a loopy sum with one infinite component, only that
+    /// component can move to a P-position; with two, the sum is a draw.
     pub fn wins(&mut self, position: &Position) -> Result<Vec<Move>, SolveError> {
         if position.misere {
             return Ok(self
                 .moves(position)?
                 .into_iter()
-                .filter(|m| m.value == 0)
+                .filter(|m| m.value == GValue::Finite(0))
                 .collect());
         }
-        let total = self.value(position)?;
-        if total == 0 {
+        let mut values = Vec::with_capacity(position.parts.len());
+        let mut total = GValue::Finite(0);
+        for part in &position.parts {
+            let value = self.part_gvalue(part)?;
+            total = total.sum(&value);
+            values.push(value);
+        }
+        if total.outcome() != Outcome::N {
             return Ok(Vec::new());
         }
+        let infinite: Vec<usize> = (0..values.len())
+            .filter(|&i| values[i].finite().is_none())
+            .collect();
+        let rest = |skip: usize| {
+            values
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != skip)
+                .fold(0, |acc, (_, v)| acc ^ v.finite().unwrap_or(0))
+        };
+        let targets: Vec<(usize, u64)> = match infinite.as_slice() {
+            [] => (0..values.len()).map(|i| (i, rest(i))).collect(),
+            [i] => vec![(*i, rest(*i))],
+            _ => Vec::new(),
+        };
         let mut wins = Vec::new();
-        for (i, part) in position.parts.iter().enumerate() {
-            let target = self.part_value(part)? ^ total;
-            for to in self.part_options(part)? {
-                let mut value = 0;
+        for (i, target) in targets {
+            let part = &position.parts[i];
+            if values[i] == GValue::Finite(target) {
+                continue;
+            }
+            let options = if self.is_huge(part) || *self.structure(part.game) == Structure::Nim {
+                self.huge_options_with_value(part, target)?
+            } else {
+                self.part_options(part)?
+            };
+            for to in options {
+                let mut value = GValue::Finite(0);
                 for p in &to {
-                    value ^= self.part_value(p)?;
+                    value = value.sum(&self.part_gvalue(p)?);
                 }
-                if value == target {
+                if value == GValue::Finite(target) {
                     wins.push(Move {
                         part: i,
-                        result: replace_part(position, i, &to),
                         to,
-                        value: 0,
+                        value: GValue::Finite(0),
                     });
                 }
             }

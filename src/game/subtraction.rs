@@ -64,6 +64,17 @@ impl Game for Subtraction {
         })
     }
 
+    fn structure(&self) -> super::period::Structure {
+        use super::period::Structure;
+        match (self.open_from, self.finite.last()) {
+            (Some(1), _) => Structure::Nim,
+            (None, Some(&largest)) => Structure::Subtraction {
+                largest: largest as usize,
+            },
+            _ => Structure::Unknown,
+        }
+    }
+
     fn describe(&self, state: &[i64]) -> String {
         format!("{}[{}]", self.name, state[0])
     }

@@ -36,6 +36,22 @@ pub enum StmtKind {
     Table { game: Expr, rows: Expr, cols: Expr },
     /// `ppos wythoff 0..=20, 0..=20`
     Ppos { game: Expr, rows: Expr, cols: Expr },
+    /// `period kayles`: preperiod, period and saltus, and whether a theorem proves them.
+    Period { game: Expr },
+    /// `compare kayles, kayles2 0..=1000`: the first heap where two heap games differ.
+    Compare {
+        left: Expr,
+        right: Expr,
+        range: Expr,
+    },
+    /// `dot g[a]`: the game graph of a position in Graphviz form.
+    Dot(Expr),
+    /// `plot sequence dawson 0..=2000 to "dawson.png"`
+    Plot {
+        plot: Plot,
+        file: String,
+        file_span: Span,
+    },
     /// `check COND for BINDER, ...`
     Check {
         condition: Expr,
@@ -47,6 +63,15 @@ pub enum StmtKind {
     Print(Expr),
     /// A bare expression: its value is printed.
     Expr(Expr),
+}
+
+/// What a `plot` statement draws.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Plot {
+    /// `sequence GAME RANGE`: Grundy values against heap size.
+    Sequence { game: Expr, range: Expr },
+    /// `table GAME RANGE, RANGE`: a colour map of a two-counter game.
+    Table { game: Expr, rows: Expr, cols: Expr },
 }
 
 /// The query statements that take one position.

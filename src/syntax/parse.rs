@@ -10,8 +10,8 @@ use pest_derive::Parser;
 
 use super::ast::Rule as GameRule;
 use super::ast::{
-    BinaryOp, Binder, BinderKind, Expr, ExprKind, GameDecl, GameDef, GraphLine, Ident, Program,
-    Query, StateShape, Stmt, StmtKind, UnaryOp, Update, UpdateOp,
+    BinaryOp, Binder, BinderKind, Expr, ExprKind, GameDecl, GameDef, GraphLine, Ident, Plot,
+    Program, Query, StateShape, Stmt, StmtKind, UnaryOp, Update, UpdateOp,
 };
 use super::pest_error;
 use crate::error::Error;
@@ -110,6 +110,11 @@ fn parts<'i>(pair: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
                 | Rule::kw_sequence
                 | Rule::kw_table
                 | Rule::kw_ppos
+                | Rule::kw_period
+                | Rule::kw_compare
+                | Rule::kw_dot
+                | Rule::kw_plot
+                | Rule::kw_to
                 | Rule::kw_check
                 | Rule::kw_assert
                 | Rule::kw_print
@@ -139,6 +144,12 @@ fn statement(pair: Pair<Rule>) -> Result<Stmt> {
         Rule::sequence_stmt => sequence_stmt(inner)?,
         Rule::table_stmt | Rule::ppos_stmt => table_stmt(inner)?,
         Rule::check_stmt => check_stmt(inner)?,
+        Rule::period_stmt => StmtKind::Period {
+            game: game_expr(next(&mut parts(inner)))?,
+        },
+        Rule::compare_stmt => compare_stmt(inner)?,
+        Rule::dot_stmt => StmtKind::Dot(expr(next(&mut parts(inner)))?),
+        Rule::plot_stmt => plot_stmt(inner)?,
         Rule::assert_stmt => StmtKind::Assert(expr(next(&mut parts(inner)))?),
         Rule::print_stmt => StmtKind::Print(expr(next(&mut parts(inner)))?),
         Rule::expr_stmt => StmtKind::Expr(expr(next(&mut parts(inner)))?),
@@ -185,6 +196,41 @@ fn table_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
         StmtKind::Table { game, rows, cols }
     } else {
         StmtKind::Ppos { game, rows, cols }
+    })
+}
+
+fn compare_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
+    let mut parts = parts(pair);
+    let left = game_expr(next(&mut parts))?;
+    let right = game_expr(next(&mut parts))?;
+    let range = expr(next(&mut parts))?;
+    Ok(StmtKind::Compare { left, right, range })
+}
+
+fn plot_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
+    let mut parts = parts(pair);
+    let what = next(&mut parts);
+    let is_sequence = what.as_rule() == Rule::plot_sequence;
+    let mut inner = self::parts(what);
+    let game = game_expr(next(&mut inner))?;
+    let plot = if is_sequence {
+        Plot::Sequence {
+            game,
+            range: expr(next(&mut inner))?,
+        }
+    } else {
+        Plot::Table {
+            game,
+            rows: expr(next(&mut inner))?,
+            cols: expr(next(&mut inner))?,
+        }
+    };
+    let path = next(&mut parts);
+    let file = string(&path)?;
+    Ok(StmtKind::Plot {
+        plot,
+        file,
+        file_span: span(&path),
     })
 }
 

@@ -674,7 +674,7 @@ fn syntax_errors() {
         "game g on n { for k 1..n { n -= k } }",
         "game g = graph { a -> }",
         "(1, 2)",
-        "period kayles",
+        "plot sequence kayles 0..10 to 3",
         "a ? b",
     ] {
         assert!(

@@ -1,0 +1,161 @@
+//! Statements for exploring variants: `period`, `compare`, `dot` and `plot`.
+
+use std::fmt::Write as _;
+
+use rustc_hash::FxHashMap;
+
+use super::expr::{solve_error, Eval};
+use super::value::PositionValue;
+use super::Interpreter;
+use crate::error::Error;
+use crate::game::{Part, Position};
+use crate::span::Span;
+use crate::syntax::ast::{Expr, Plot};
+
+/// The most positions `dot` draws.
+const DOT_LIMIT: usize = 500;
+
+impl Interpreter {
+    pub(super) fn period(&mut self, game_expr: &Expr) -> Result<String, Error> {
+        let game = self.heap_game(game_expr, "period")?;
+        let span = game_expr.span;
+        let analysis = self
+            .engine
+            .analyse(game.id)
+            .map_err(|e| solve_error(e, span))?;
+        let looked = analysis.looked;
+        let Some(period) = analysis.period else {
+            return Ok(format!(
+                "{}: no period in the values of heaps 0..{looked}",
+                game.display
+            ));
+        };
+        let mut text = format!(
+            "{}: preperiod {}, period {}",
+            game.display, period.preperiod, period.period
+        );
+        if period.saltus != 0 {
+            let _ = write!(text, ", saltus {}", period.saltus);
+        }
+        match analysis.proof {
+            Some(theorem) => {
+                let _ = write!(text, ", proved: {theorem}");
+            }
+            None => {
+                let _ = write!(
+                    text,
+                    " (apparent, not proved: no theorem applies; looked at heaps 0..{looked})"
+                );
+            }
+        }
+        Ok(text)
+    }
+
+    pub(super) fn compare(
+        &mut self,
+        left: &Expr,
+        right: &Expr,
+        range: &Expr,
+    ) -> Result<String, Error> {
+        let g = self.heap_game(left, "compare")?;
+        let h = self.heap_game(right, "compare")?;
+        let (start, last) = self.finite_range(range)?;
+        self.bound_size(
+            last as i128 - start as i128 + 1,
+            "this comparison",
+            range.span,
+        )?;
+        for n in start..=last {
+            let a = self.heap_value(g.id, n, range.span)?;
+            let b = self.heap_value(h.id, n, range.span)?;
+            if a != b {
+                return Ok(format!(
+                    "{} and {} first differ at heap {n}: {a} and {b}",
+                    g.display, h.display
+                ));
+            }
+        }
+        Ok(format!(
+            "{} and {} agree on heaps {start}..={last}",
+            g.display, h.display
+        ))
+    }
+
+    fn heap_value(&mut self, game: usize, n: i64, span: Span) -> Result<u64, Error> {
+        let part = Part {
+            game,
+            state: Box::new([n]),
+        };
+        self.engine
+            .part_value(&part)
+            .map_err(|e| solve_error(e, span))
+    }
+
+    /// The positions reachable from `target`, as a Graphviz digraph labelled with values.
+    pub(super) fn dot(&mut self, target: &Expr) -> Result<String, Error> {
+        let root = Eval::new(self).position(target)?;
+        let fail = |e| solve_error(e, target.span);
+        let mut index: FxHashMap<Position, usize> = FxHashMap::default();
+        let mut nodes: Vec<Position> = vec![root.position.clone()];
+        index.insert(root.position.clone(), 0);
+        let mut edges = Vec::new();
+        let mut next = 0;
+        while next < nodes.len() {
+            let moves = self.engine.moves(&nodes[next]).map_err(fail)?;
+            for m in moves {
+                let result = m.result(&nodes[next]);
+                let to = match index.get(&result) {
+                    Some(&i) => i,
+                    None => {
+                        if nodes.len() >= DOT_LIMIT {
+                            return Err(Error::TooLarge {
+                                what: "the game graph of this position".into(),
+                                size: format!("more than {DOT_LIMIT}"),
+                                limit: DOT_LIMIT,
+                                span: target.span,
+                            });
+                        }
+                        index.insert(result.clone(), nodes.len());
+                        nodes.push(result);
+                        nodes.len() - 1
+                    }
+                };
+                edges.push((next, to));
+            }
+            next += 1;
+        }
+        let show = |p: &Position| {
+            PositionValue {
+                position: p.clone(),
+                games: root.games.clone(),
+            }
+            .to_string()
+        };
+        let mut text = format!("digraph {:?} {{\n", show(&root.position));
+        for (i, node) in nodes.iter().enumerate() {
+            let value = self.engine.value(node).map_err(fail)?;
+            let shape = if value == 0 { ", shape=box" } else { "" };
+            let _ = writeln!(
+                text,
+                "  n{i} [label=\"{}\\n{value}\"{shape}];",
+                show(node).replace('"', "\\\"")
+            );
+        }
+        edges.sort_unstable();
+        edges.dedup();
+        for (a, b) in edges {
+            let _ = writeln!(text, "  n{a} -> n{b};");
+        }
+        text.push('}');
+        Ok(text)
+    }
+
+    pub(super) fn plot(
+        &mut self,
+        plot: &Plot,
+        file: &str,
+        file_span: Span,
+    ) -> Result<String, Error> {
+        super::plot::draw(self, plot, file, file_span)
+    }
+}

@@ -1,0 +1,236 @@
+//! Loopy games: generalized Sprague–Grundy values (after Smith and Fraenkel), where a move may
+//! return to an earlier position and a game may be drawn.
+
+use std::fmt;
+
+use rustc_hash::FxHashMap;
+
+use super::{Game, Limits, SolveError};
+
+/// A generalized Grundy value: a finite value, or infinity together with the finite values
+/// of its options.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GValue {
+    Finite(u64),
+    /// The finite values among the options, ascending.
+    Infinite(Vec<u64>),
+}
+
+/// Who wins with best play: the player to move (N), the other player (P), or neither (D).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    N,
+    P,
+    D,
+}
+
+impl Outcome {
+    pub fn letter(self) -> &'static str {
+        match self {
+            Outcome::N => "N",
+            Outcome::P => "P",
+            Outcome::D => "D",
+        }
+    }
+}
+
+impl GValue {
+    /// The value of a disjunctive sum: finite values add by XOR; a finite `a` plus `∞(K)` is
+    /// `∞(K xor a)`; two infinite values make `∞()`, a draw.
+    pub fn sum(&self, other: &GValue) -> GValue {
+        match (self, other) {
+            (GValue::Finite(a), GValue::Finite(b)) => GValue::Finite(a ^ b),
+            (GValue::Finite(a), GValue::Infinite(k)) | (GValue::Infinite(k), GValue::Finite(a)) => {
+                let mut shifted: Vec<u64> = k.iter().map(|v| v ^ a).collect();
+                shifted.sort_unstable();
+                GValue::Infinite(shifted)
+            }
+            (GValue::Infinite(_), GValue::Infinite(_)) => GValue::Infinite(Vec::new()),
+        }
+    }
+
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            GValue::Finite(0) => Outcome::P,
+            GValue::Finite(_) => Outcome::N,
+            GValue::Infinite(k) if k.contains(&0) => Outcome::N,
+            GValue::Infinite(_) => Outcome::D,
+        }
+    }
+
+    pub fn finite(&self) -> Option<u64> {
+        match self {
+            GValue::Finite(v) => Some(*v),
+            GValue::Infinite(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for GValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GValue::Finite(v) => write!(f, "{v}"),
+            GValue::Infinite(k) => {
+                let k: Vec<String> = k.iter().map(|v| v.to_string()).collect();
+                write!(f, "∞{{{}}}", k.join(", "))
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Label {
+    Finite(u64),
+    Infinite,
+}
+
+/// Labels every state reachable from `root` with its generalized value, adding them to `known`.
+/// Options must be single states (a heap game whose moves split heaps is refused).
+pub fn label(
+    game: &dyn Game,
+    root: &[i64],
+    limits: &Limits,
+    known: &mut FxHashMap<Box<[i64]>, GValue>,
+) -> Result<(), SolveError> {
+    if known.contains_key(root) {
+        return Ok(());
+    }
+    let (states, followers) = reachable(game, root, limits)?;
+    let n = states.len();
+    let mut labels: Vec<Option<Label>> = vec![None; n];
+    let mut unlabeled = n;
+    let mut i = 0u64;
+    while unlabeled > 0 {
+        limits.check_interrupt()?;
+        let has_i = |labels: &[Option<Label>], v: usize| {
+            followers[v]
+                .iter()
+                .any(|&w| labels[w] == Some(Label::Finite(i)))
+        };
+        loop {
+            let mut changed = false;
+            for u in 0..n {
+                if labels[u].is_some() || has_i(&labels, u) {
+                    continue;
+                }
+                let answered = followers[u].iter().all(|&v| match labels[v] {
+                    Some(Label::Finite(_)) => true,
+                    None | Some(Label::Infinite) => has_i(&labels, v),
+                });
+                if answered {
+                    labels[u] = Some(Label::Finite(i));
+                    unlabeled -= 1;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for u in 0..n {
+            if labels[u].is_none() && !has_i(&labels, u) {
+                labels[u] = Some(Label::Infinite);
+                unlabeled -= 1;
+            }
+        }
+        i += 1;
+    }
+    for (u, state) in states.into_iter().enumerate() {
+        let value = match labels[u] {
+            Some(Label::Finite(v)) => GValue::Finite(v),
+            _ => {
+                let mut k: Vec<u64> = followers[u]
+                    .iter()
+                    .filter_map(|&v| match labels[v] {
+                        Some(Label::Finite(x)) => Some(x),
+                        _ => None,
+                    })
+                    .collect();
+                k.sort_unstable();
+                k.dedup();
+                GValue::Infinite(k)
+            }
+        };
+        if let Some(state) = state {
+            known.insert(state, value);
+        }
+    }
+    Ok(())
+}
+
+/// The states reachable from `root` and their followers. A heap option with no heaps left is
+/// the state `None`, with no followers.
+#[allow(clippy::type_complexity)]
+fn reachable(
+    game: &dyn Game,
+    root: &[i64],
+    limits: &Limits,
+) -> Result<(Vec<Option<Box<[i64]>>>, Vec<Vec<usize>>), SolveError> {
+    let heap_like = game.heap_like();
+    let mut index: FxHashMap<Option<Box<[i64]>>, usize> = FxHashMap::default();
+    let mut states: Vec<Option<Box<[i64]>>> = Vec::new();
+    let mut followers: Vec<Vec<usize>> = Vec::new();
+    let mut intern =
+        |state: Option<Box<[i64]>>, states: &mut Vec<_>, followers: &mut Vec<Vec<usize>>| {
+            *index.entry(state.clone()).or_insert_with(|| {
+                states.push(state);
+                followers.push(Vec::new());
+                states.len() - 1
+            })
+        };
+    intern(Some(root.into()), &mut states, &mut followers);
+    let mut next = 0;
+    while next < states.len() {
+        if states.len() > limits.max_states {
+            return Err(SolveError::StateLimit(limits.max_states));
+        }
+        if next % 1024 == 0 {
+            limits.check_interrupt()?;
+        }
+        let Some(state) = states[next].clone() else {
+            next += 1;
+            continue;
+        };
+        let mut options: Vec<Option<Box<[i64]>>> = Vec::new();
+        let mut split = false;
+        game.options(&state, &mut |option| {
+            if heap_like {
+                match option {
+                    [] => options.push(None),
+                    [h] => options.push(Some(Box::new([*h]))),
+                    _ => split = true,
+                }
+            } else {
+                let mut option = option.to_vec();
+                game.canonicalize(&mut option);
+                options.push(Some(option.into()));
+            }
+        })?;
+        if split {
+            return Err(SolveError::LoopySplit(game.describe(&state)));
+        }
+        for option in options {
+            let id = intern(option, &mut states, &mut followers);
+            followers[next].push(id);
+        }
+        next += 1;
+    }
+    Ok((states, followers))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_follow_smith() {
+        let inf = GValue::Infinite(vec![0, 2]);
+        assert_eq!(GValue::Finite(3).sum(&GValue::Finite(5)), GValue::Finite(6));
+        assert_eq!(inf.sum(&GValue::Finite(2)), GValue::Infinite(vec![0, 2]));
+        assert_eq!(inf.sum(&GValue::Finite(1)), GValue::Infinite(vec![1, 3]));
+        assert_eq!(inf.sum(&GValue::Finite(1)).outcome(), Outcome::D);
+        assert_eq!(inf.outcome(), Outcome::N);
+        assert_eq!(inf.sum(&inf).outcome(), Outcome::D);
+        assert_eq!(inf.to_string(), "∞{0, 2}");
+    }
+}

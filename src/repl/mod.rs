@@ -1,0 +1,429 @@
+//! The interactive session: a back end that takes one line at a time and answers with text
+//! ([`Backend`]), and a terminal front end over it ([`terminal::run`]).
+
+mod games;
+mod highlight;
+pub mod terminal;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::error::{render, Error};
+use crate::eval::builtins::BUILTINS;
+use crate::eval::expr::Host;
+use crate::game::Limits;
+use crate::syntax;
+use crate::Session;
+
+use self::games::Games;
+
+/// The prompt of a new entry.
+pub const PROMPT: &str = "grundy> ";
+/// The prompt of a line that continues an unfinished entry.
+pub const CONTINUATION: &str = "   ...> ";
+
+/// The words of the language that are not names: keywords, statement words and game forms.
+pub const KEYWORDS: &[&str] = &[
+    "and",
+    "or",
+    "not",
+    "xor",
+    "if",
+    "then",
+    "else",
+    "for",
+    "in",
+    "let",
+    "game",
+    "on",
+    "unordered",
+    "misere",
+    "true",
+    "false",
+    "grundy",
+    "outcome",
+    "moves",
+    "win",
+    "sequence",
+    "table",
+    "ppos",
+    "check",
+    "assert",
+    "print",
+    "octal",
+    "subtraction",
+    "graph",
+];
+
+/// The `:` commands, each with what it does.
+pub const COMMANDS: &[(&str, &str)] = &[
+    (":help", "this help"),
+    (":games", "every game defined, with its description"),
+    (":load FILE", "run a game file into the session"),
+    (":reset", "forget everything but the prelude"),
+    (":time", "toggle printing how long each answer took"),
+    (
+        ":limit N",
+        "the most states one search may store (`:limit` shows it)",
+    ),
+    (":quit", "leave (Ctrl-D does too)"),
+];
+
+impl Session {
+    /// Sets the most states one search may store (and the most elements of a list built from a
+    /// range), for every search from now on.
+    pub fn set_max_states(&mut self, max_states: usize) {
+        if let Some(engine) = Host::engine(&mut self.interpreter) {
+            engine.limits.max_states = max_states;
+        }
+    }
+
+    /// Every global name: games, families and `let` values, sorted.
+    pub fn global_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.interpreter.globals().keys().cloned().collect();
+        names.sort();
+        names
+    }
+}
+
+/// What the back end answers to one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// The entry is unfinished (an open brace, a trailing operator...): feed the next line.
+    More,
+    /// The entry or command ran.
+    Done(Answer),
+    /// `:quit`.
+    Quit,
+}
+
+/// The text an entry printed: answers for standard output, diagnostics for standard error.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Answer {
+    /// What the statements printed, and the time taken when `:time` is on.
+    pub output: String,
+    /// Rendered diagnostics, `interrupted`, or a command's complaint.
+    pub errors: String,
+}
+
+impl Answer {
+    fn output(output: impl Into<String>) -> Answer {
+        Answer {
+            output: output.into(),
+            errors: String::new(),
+        }
+    }
+
+    fn error(errors: impl Into<String>) -> Answer {
+        Answer {
+            output: String::new(),
+            errors: errors.into(),
+        }
+    }
+
+    /// Both texts, answers first, as a terminal would show them.
+    pub fn text(&self) -> String {
+        format!("{}{}", self.output, self.errors)
+    }
+}
+
+/// A REPL session without a terminal: lines in, text out.
+///
+/// ```
+/// use grundy::repl::{Backend, Reply};
+/// let mut repl = Backend::new(Default::default());
+/// assert_eq!(repl.feed("game g on n {"), Reply::More);
+/// assert_eq!(repl.feed("  for k in 1..=min(2, n) { n -= k }"), Reply::More);
+/// let Reply::Done(answer) = repl.feed("}") else { panic!() };
+/// assert!(answer.text().is_empty());
+/// let Reply::Done(answer) = repl.feed("grundy g[5]") else { panic!() };
+/// assert_eq!(answer.output, "2\n");
+/// ```
+pub struct Backend {
+    session: Session,
+    limits: Limits,
+    buffer: String,
+    entries: usize,
+    timing: bool,
+    width: usize,
+    colour: bool,
+    games: Games,
+}
+
+impl Backend {
+    /// A session with the prelude loaded. Errors are rendered 80 columns wide, without colour,
+    /// until [`Backend::set_style`] says otherwise.
+    pub fn new(limits: Limits) -> Backend {
+        let session = Session::new(limits.clone());
+        let games = Games::new(&session);
+        Backend {
+            session,
+            limits,
+            buffer: String::new(),
+            entries: 0,
+            timing: false,
+            width: 80,
+            colour: false,
+            games,
+        }
+    }
+
+    /// How diagnostics are rendered: their width in columns, and whether in colour.
+    pub fn set_style(&mut self, width: usize, colour: bool) {
+        self.width = width;
+        self.colour = colour;
+    }
+
+    /// The limits of the session, with the flag that interrupts a computation.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Whether the lines fed so far are an unfinished entry.
+    pub fn is_continuing(&self) -> bool {
+        !self.buffer.is_empty()
+    }
+
+    /// Forgets the unfinished entry, if any (Ctrl-C at the prompt).
+    pub fn discard(&mut self) {
+        self.buffer.clear();
+    }
+
+    /// Words to complete: every global name, the built-in functions and the keywords, sorted.
+    pub fn names(&self) -> Vec<String> {
+        let mut names = self.session.global_names();
+        names.extend(BUILTINS.iter().map(|(name, _)| name.to_string()));
+        names.extend(KEYWORDS.iter().map(|k| k.to_string()));
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// Takes one line: a `:` command, or a line of an entry. An entry runs as soon as it parses
+    /// as a whole (or fails for a reason other than being unfinished).
+    pub fn feed(&mut self, line: &str) -> Reply {
+        if self.buffer.is_empty() {
+            let trimmed = line.trim();
+            if trimmed.starts_with(':') {
+                return self.command(trimmed);
+            }
+            if trimmed.is_empty() {
+                return Reply::Done(Answer::default());
+            }
+        } else {
+            self.buffer.push('\n');
+        }
+        self.buffer.push_str(line);
+        if let Err(error) = syntax::parse(&self.buffer) {
+            if error.is_unfinished() {
+                return Reply::More;
+            }
+        }
+        let source = std::mem::take(&mut self.buffer);
+        self.entries += 1;
+        let name = format!("<repl:{}>", self.entries);
+        Reply::Done(self.run(&name, &source, false))
+    }
+
+    /// Runs a file into the session, as `:load FILE` does.
+    pub fn load(&mut self, path: &Path) -> Answer {
+        match std::fs::read_to_string(path) {
+            Ok(source) => self.run(&path.display().to_string(), &source, true),
+            Err(e) => {
+                let error = Error::Io {
+                    path: path.display().to_string(),
+                    reason: e.to_string(),
+                };
+                Answer::error(self.render(&[error], "", ""))
+            }
+        }
+    }
+
+    /// Runs an entry or a file. An `atomic` run that fails leaves the session as it was.
+    fn run(&mut self, name: &str, source: &str, atomic: bool) -> Answer {
+        self.limits
+            .interrupt
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+        let before = self.games.snapshot(&self.session, source);
+        let start = Instant::now();
+        let mut out = Vec::new();
+        let result = if atomic {
+            self.session.run_or_roll_back(source, &mut out)
+        } else {
+            self.session.run(source, &mut out)
+        };
+        let took = start.elapsed();
+        self.games.update(&self.session, before);
+        let mut answer = Answer::output(String::from_utf8_lossy(&out));
+        if let Err(errors) = result {
+            answer.errors = if errors.contains(&Error::Interrupted) {
+                "interrupted\n".to_string()
+            } else {
+                self.render(&errors, name, source)
+            };
+            if errors
+                .iter()
+                .any(|e| matches!(e, Error::StateLimit { .. } | Error::TooLarge { .. }))
+            {
+                answer
+                    .errors
+                    .push_str("  note: at the prompt, `:limit N` sets the limit\n");
+            }
+        }
+        if self.timing {
+            answer
+                .output
+                .push_str(&format!("time: {}\n", duration(took)));
+        }
+        answer
+    }
+
+    fn render(&self, errors: &[Error], name: &str, source: &str) -> String {
+        render(errors, name, source, self.width, self.colour)
+    }
+
+    fn command(&mut self, line: &str) -> Reply {
+        let (word, argument) = match line.split_once(char::is_whitespace) {
+            Some((word, rest)) => (word, rest.trim()),
+            None => (line, ""),
+        };
+        let matching: Vec<&str> = COMMANDS
+            .iter()
+            .map(|(c, _)| c.split(' ').next().unwrap_or(c))
+            .filter(|c| c.starts_with(word))
+            .collect();
+        let command = match matching.as_slice() {
+            [one] => *one,
+            _ if word == ":q" || word == ":exit" => ":quit",
+            [] => return Reply::Done(Answer::error(unknown_command(word))),
+            several => {
+                return Reply::Done(Answer::error(format!(
+                    "`{word}` is ambiguous: {}\n",
+                    several.join(", ")
+                )))
+            }
+        };
+        Reply::Done(match command {
+            ":help" => Answer::output(help()),
+            ":games" => Answer::output(self.games.list(&self.session)),
+            ":load" if argument.is_empty() => Answer::error("usage: :load FILE\n"),
+            ":load" => self.load(Path::new(unquote(argument))),
+            ":reset" => self.reset(),
+            ":time" => {
+                self.timing = !self.timing;
+                let state = if self.timing { "on" } else { "off" };
+                Answer::output(format!("timing {state}\n"))
+            }
+            ":limit" => self.limit(argument),
+            _ => return Reply::Quit,
+        })
+    }
+
+    fn reset(&mut self) -> Answer {
+        self.limits
+            .interrupt
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+        self.session = Session::new(self.limits.clone());
+        self.games = Games::new(&self.session);
+        self.buffer.clear();
+        Answer::output("a fresh session: the prelude is loaded, everything else is forgotten\n")
+    }
+
+    fn limit(&mut self, argument: &str) -> Answer {
+        if argument.is_empty() {
+            return Answer::output(format!("state limit: {} states\n", self.limits.max_states));
+        }
+        match argument.replace('_', "").parse::<usize>() {
+            Ok(n) if n > 0 => {
+                self.limits.max_states = n;
+                self.session.set_max_states(n);
+                Answer::output(format!("state limit: {n} states\n"))
+            }
+            _ => Answer::error(format!(
+                "`{argument}` is not a positive number of states: write e.g. `:limit 1000000`\n"
+            )),
+        }
+    }
+}
+
+fn unquote(text: &str) -> &str {
+    for quote in ['"', '\''] {
+        if let Some(inner) = text.strip_prefix(quote).and_then(|t| t.strip_suffix(quote)) {
+            return inner;
+        }
+    }
+    text
+}
+
+fn unknown_command(word: &str) -> String {
+    let nearest = COMMANDS
+        .iter()
+        .map(|(c, _)| c.split(' ').next().unwrap_or(c))
+        .map(|c| (strsim::levenshtein(word, c), c))
+        .min();
+    let hint = match nearest {
+        Some((distance, c)) if distance <= 2 => format!("did you mean `{c}`? "),
+        _ => String::new(),
+    };
+    format!("unknown command `{word}`: {hint}`:help` lists the commands\n")
+}
+
+fn help() -> String {
+    let mut text = String::from(
+        "Type statements; an entry that is not finished (an open brace, a trailing operator)\n\
+         continues on the next line. Ctrl-C cancels a computation or the current entry.\n\n\
+         Statements:\n",
+    );
+    let examples = [
+        ("let heaps = [3, 4, 5]", "a name for a value"),
+        (
+            "game g on n { for k in 1..=min(3, n) { n -= k } }",
+            "declare a game",
+        ),
+        (
+            "game d = octal 0.07",
+            "also: subtraction {1, 3, 4}, graph { a -> b }",
+        ),
+        ("grundy nim[heaps]", "the Grundy value"),
+        ("outcome wythoff[3, 5]", "P or N"),
+        (
+            "moves kayles[5]",
+            "every option with its value, and the mex",
+        ),
+        ("win nim[3, 4, 5]", "the winning moves"),
+        ("sequence kayles 0..=83", "Grundy values of single heaps"),
+        ("table wythoff 0..10, 0..10", "values of a two-counter game"),
+        ("ppos wythoff 0..=20, 0..=20", "the P-positions in a box"),
+        (
+            "check grundy(bash(3)[n]) == n % 4 for n in 0..=400",
+            "a conjecture, tested",
+        ),
+        ("assert outcome(nim[1, 1]) == \"P\"", "fail unless true"),
+        ("print misere nim[1, 1, 1]", "print a value"),
+        (
+            "kayles[3] + dawson[4]",
+            "a bare position: its value and outcome",
+        ),
+    ];
+    let width = examples.iter().map(|(e, _)| e.len()).max().unwrap_or(0);
+    for (example, what) in examples {
+        text.push_str(&format!("  {example:<width$}  # {what}\n"));
+    }
+    text.push_str("\nCommands:\n");
+    let width = COMMANDS.iter().map(|(c, _)| c.len()).max().unwrap_or(0);
+    for (command, what) in COMMANDS {
+        text.push_str(&format!("  {command:<width$}  {what}\n"));
+    }
+    text
+}
+
+fn duration(took: Duration) -> String {
+    let seconds = took.as_secs_f64();
+    if seconds < 1e-3 {
+        format!("{:.0} µs", seconds * 1e6)
+    } else if seconds < 1.0 {
+        format!("{:.1} ms", seconds * 1e3)
+    } else {
+        format!("{seconds:.2} s")
+    }
+}

@@ -1,0 +1,242 @@
+//! Exploring variants: periods and their proofs, huge heaps, loopy games, `compare`, `dot`,
+//! `plot` and `read`, checked against known values and independent brute force.
+
+use std::collections::HashMap;
+
+use proptest::prelude::*;
+
+fn run(source: &str) -> String {
+    grundy::run_to_string("explore", source).unwrap_or_else(|e| panic!("{source}\n{e}"))
+}
+
+fn last_line(source: &str) -> String {
+    run(source).lines().last().unwrap().to_string()
+}
+
+#[test]
+fn periods_of_classic_games() {
+    assert!(run("period kayles").contains("preperiod 71, period 12, proved"));
+    assert!(run("period dawson").contains("preperiod 53, period 34, proved"));
+    assert!(run("period sub({1, 3, 4})").contains("preperiod 0, period 7, proved"));
+    // The rules of bash(m) are recognised as a subtraction game, so its period is proved.
+    assert!(run("period bash(5)").contains("preperiod 0, period 6, proved"));
+    assert!(run("game b5 = subtraction 1..=5\nperiod b5").contains("preperiod 0, period 6, proved"));
+    let nim = run("period nim");
+    assert!(nim.contains("period 1, saltus 1, proved"), "{nim}");
+    let anynim = run("game anynim = subtraction 1..\nperiod anynim");
+    assert!(anynim.contains("saltus 1, proved"), "{anynim}");
+    let lasker = run("period lasker");
+    assert!(
+        lasker.contains("period 4, saltus 4") && lasker.contains("apparent"),
+        "{lasker}"
+    );
+}
+
+#[test]
+fn an_early_pattern_that_breaks_is_never_proved() {
+    // Taking 1 or 100: values alternate 0, 1 for a hundred heaps, then change.
+    // Recognised as the subtraction game {1, 100}: proved, like the set form.
+    let rules = run("game g on n { for k in {1, 100} if k <= n { n -= k } }\nperiod g");
+    assert!(rules.contains("proved"), "{rules}");
+    assert!(!rules.contains("period 2,"), "{rules}");
+    // Rules the interpreter does not recognise get an apparent period only.
+    let rules = run("game g on n { for k in {1, 100} if k <= n and true { n -= k } }\nperiod g");
+    assert!(rules.contains("apparent"), "{rules}");
+    assert!(!rules.contains("period 2,"), "{rules}");
+    let set = run("game s = subtraction {1, 100}\nperiod s");
+    assert!(
+        set.contains("proved") && !set.contains("period 2,"),
+        "{set}"
+    );
+}
+
+#[test]
+fn huge_heaps_come_from_the_proved_period() {
+    for (game, n0, p) in [("kayles", 71u64, 12u64), ("dawson", 53, 34)] {
+        let huge = 10u64.pow(18);
+        let small = n0 + (huge - n0) % p;
+        let got = last_line(&format!(
+            "print grundy({game}[10^18]) == grundy({game}[{small}])"
+        ));
+        assert_eq!(got, "true", "{game}");
+    }
+    assert_eq!(
+        last_line("print grundy(nim[10^18] + nim[7])"),
+        (10u64.pow(18) ^ 7).to_string()
+    );
+    let win = run("win kayles[10^18] + kayles[9]");
+    assert!(win.contains("winning move"), "{win}");
+    assert_eq!(last_line("print len(wins(nim[10^18, 10^17, 5]))"), "1");
+    let err = grundy::run_to_string("explore", "grundy grundys[10^18]").unwrap_err();
+    assert!(err.contains("values are known up to heap"), "{err}");
+}
+
+#[test]
+fn read_answers_the_nim_notes_format() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("heaps.txt");
+    let heaps: Vec<u64> = (0..2000u64)
+        .map(|i| (i * 7919 + 13) % 1_000_000_000_000_000_000)
+        .collect();
+    let text = format!(
+        "{}\n{}\n",
+        heaps.len(),
+        heaps
+            .iter()
+            .map(|h| h.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    std::fs::write(&path, text).unwrap();
+    let source = format!(
+        "let h = read({:?})\nassert h[0] == {}\nprint grundy(nim[h[1..]])",
+        path.display().to_string(),
+        heaps.len()
+    );
+    let expected = heaps.iter().fold(0, |a, h| a ^ h);
+    assert_eq!(last_line(&source), expected.to_string());
+}
+
+#[test]
+fn compare_dot_and_pictures() {
+    assert_eq!(
+        last_line("compare kayles, dawson 0..=10"),
+        "kayles and dawson first differ at heap 1: 1 and 0"
+    );
+    let same = "game k = octal 0.77\ngame r on n { for t in 1..=min(2, n), a in 0..=(n - t) / 2 { n = [a, n - t - a] } }";
+    assert_eq!(
+        last_line(&format!("{same}\ncompare k, r 0..=200")),
+        "k and r agree on heaps 0..=200"
+    );
+    let dot = run("game g = graph { a -> b, c; b -> c }\ndot g[a]");
+    assert!(dot.starts_with("digraph"), "{dot}");
+    assert_eq!(dot.matches(" -> ").count(), 3, "{dot}");
+    let refused = grundy::run_to_string("explore", "dot nim[40, 40]").unwrap_err();
+    assert!(refused.contains("too large"), "{refused}");
+
+    let folder = tempfile::tempdir().unwrap();
+    let png = folder.path().join("seq.png");
+    let svg = folder.path().join("wythoff.svg");
+    run(&format!(
+        "plot sequence kayles 0..=100 to {:?}\nplot table wythoff 0..32, 0..16 to {:?}",
+        png.display().to_string(),
+        svg.display().to_string()
+    ));
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    assert_eq!((width, height), (1200, 600));
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        svg.contains("<svg") && svg.contains("width=\"64\"") && svg.contains("height=\"128\""),
+        "{}",
+        &svg[..200]
+    );
+}
+
+#[test]
+fn loopy_games_with_known_outcomes() {
+    let decls = "game two = graph { a -> b; b -> a }\ngame exit = graph { a -> b; b -> a, c; c }\n";
+    let outcome = |p: &str| last_line(&format!("{decls}print outcome({p})"));
+    assert_eq!(outcome("two[a]"), "D");
+    assert_eq!(outcome("exit[a]"), "P");
+    assert_eq!(outcome("exit[b]"), "N");
+    assert_eq!(outcome("exit[c]"), "P");
+    assert_eq!(outcome("two[a] + exit[b]"), "D");
+    assert_eq!(outcome("two[a] + two[b]"), "D");
+    assert_eq!(outcome("exit[b] + nim[1]"), "P");
+    assert!(run(&format!("{decls}grundy two[a]")).contains("∞"));
+    let wins = last_line(&format!("{decls}print wins(exit[a] + nim[1])"));
+    assert_eq!(wins, "[exit[b] + nim[1], exit[a] + nim[0]]");
+}
+
+/// Win, loss or draw of every position of a finite graph by retrograde analysis.
+fn retrograde(followers: &[Vec<usize>]) -> Vec<char> {
+    let n = followers.len();
+    let mut outcome = vec!['D'; n];
+    loop {
+        let mut changed = false;
+        for u in 0..n {
+            if outcome[u] != 'D' {
+                continue;
+            }
+            if followers[u].iter().any(|&v| outcome[v] == 'P') {
+                outcome[u] = 'N';
+                changed = true;
+            } else if followers[u].iter().all(|&v| outcome[v] == 'N') {
+                outcome[u] = 'P';
+                changed = true;
+            }
+        }
+        if !changed {
+            return outcome;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// Smith's values for a graph and for sums of two tokens, against retrograde analysis of
+    /// the graph and of its product.
+    #[test]
+    fn loopy_sums_match_retrograde_analysis(edges in prop::collection::vec((0usize..6, 0usize..6), 0..14)) {
+        let n = 6;
+        let mut followers = vec![Vec::new(); n];
+        for &(a, b) in &edges {
+            if !followers[a].contains(&b) {
+                followers[a].push(b);
+            }
+        }
+        let mut lines: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
+        for &(a, b) in &edges {
+            lines.push(format!("v{a} -> v{b}"));
+        }
+        let decl = format!("game g = graph {{ {} }}", lines.join("; "));
+        let single = retrograde(&followers);
+        let pairs: Vec<(usize, usize)> = (0..n).flat_map(|x| (0..n).map(move |y| (x, y))).collect();
+        let index: HashMap<(usize, usize), usize> = pairs.iter().enumerate().map(|(i, &p)| (p, i)).collect();
+        let product: Vec<Vec<usize>> = pairs
+            .iter()
+            .map(|&(x, y)| {
+                let mut f: Vec<usize> = followers[x].iter().map(|&x2| index[&(x2, y)]).collect();
+                f.extend(followers[y].iter().map(|&y2| index[&(x, y2)]));
+                f
+            })
+            .collect();
+        let double = retrograde(&product);
+        let singles: Vec<String> = (0..n).map(|i| format!("outcome(g[v{i}])")).collect();
+        let got = last_line(&format!("{decl}\nprint [{}]", singles.join(", ")));
+        let expected: Vec<String> = single.iter().map(|c| format!("\"{c}\"")).collect();
+        prop_assert_eq!(got, format!("[{}]", expected.join(", ")));
+        let sums: Vec<String> = pairs.iter().map(|(x, y)| format!("outcome(g[v{x}, v{y}])")).collect();
+        let got = last_line(&format!("{decl}\nprint [{}]", sums.join(", ")));
+        let expected: Vec<String> = double.iter().map(|c| format!("\"{c}\"")).collect();
+        prop_assert_eq!(got, format!("[{}]", expected.join(", ")));
+    }
+
+    /// A period said to be proved holds far beyond where it was found (brute force to 1500).
+    #[test]
+    fn proved_periods_hold(set in prop::collection::btree_set(1u64..=12, 1..=3)) {
+        let set: Vec<u64> = set.into_iter().collect();
+        let list = set.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
+        let out = run(&format!("game s = subtraction {{{list}}}\nperiod s"));
+        prop_assert!(out.contains("proved"), "{}", out);
+        let numbers: Vec<usize> = out
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|w| !w.is_empty())
+            .map(|w| w.parse().unwrap())
+            .collect();
+        let (n0, p) = (numbers[numbers.len() - 2], numbers[numbers.len() - 1]);
+        let mut g: Vec<u64> = Vec::new();
+        for n in 0..1500u64 {
+            let mut seen: Vec<u64> = set.iter().filter(|&&s| s <= n).map(|&s| g[(n - s) as usize]).collect();
+            seen.sort();
+            g.push((0..).find(|v| !seen.contains(v)).unwrap());
+        }
+        for n in n0..1500 - p {
+            prop_assert_eq!(g[n + p], g[n], "heap {}", n);
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! The REPL's back end driven without a terminal: lines in, a transcript out, as a terminal
+//! would show it (prompts, the lines typed, answers and colour-free diagnostics).
+
+use grundy::game::Limits;
+use grundy::repl::{Backend, Reply, CONTINUATION, PROMPT};
+
+fn transcript(lines: &[&str]) -> String {
+    let mut repl = Backend::new(Limits::default());
+    let mut text = String::new();
+    for line in lines {
+        let prompt = if repl.is_continuing() {
+            CONTINUATION
+        } else {
+            PROMPT
+        };
+        text.push_str(&format!("{prompt}{line}\n"));
+        match repl.feed(line) {
+            Reply::More => {}
+            Reply::Done(answer) => text.push_str(&answer.text()),
+            Reply::Quit => text.push_str("(quit)\n"),
+        }
+    }
+    text
+}
+
+fn answer(repl: &mut Backend, line: &str) -> String {
+    match repl.feed(line) {
+        Reply::Done(answer) => answer.text(),
+        other => panic!("`{line}` gave {other:?}"),
+    }
+}
+
+#[test]
+fn prelude_query() {
+    insta::assert_snapshot!(transcript(&["grundy nim[3, 4, 5]", "win nim[3, 4, 5]"]));
+}
+
+#[test]
+fn three_line_definition_then_query() {
+    insta::assert_snapshot!(transcript(&[
+        "game g on n {",
+        "    for k in 1..=min(3, n) { n -= k }",
+        "}",
+        "sequence g 0..=12",
+        "moves g[5]",
+    ]));
+}
+
+#[test]
+fn continuation_after_trailing_operator_and_open_bracket() {
+    insta::assert_snapshot!(transcript(&[
+        "let x = 3 xor",
+        "",
+        "  5",
+        "print [x,",
+        "  x + 1]"
+    ]));
+}
+
+#[test]
+fn error_then_good_query() {
+    insta::assert_snapshot!(transcript(&[
+        "let heaps = [3, 4, 5]",
+        "grundy nmi[heaps]",
+        "print 1 / (heaps[0] - 3)",
+        "grundy nim[heaps]",
+    ]));
+}
+
+#[test]
+fn failed_entry_leaves_the_session_as_it_was() {
+    let mut repl = Backend::new(Limits::default());
+    answer(&mut repl, "let x = 1");
+    let failed = answer(&mut repl, "let x = 2\nprint nope");
+    assert!(failed.contains("unknown name `nope`"), "{failed}");
+    assert_eq!(answer(&mut repl, "print x"), "1\n");
+}
+
+#[test]
+fn entries_are_numbered() {
+    let mut repl = Backend::new(Limits::default());
+    answer(&mut repl, "print 1");
+    answer(&mut repl, ":games");
+    let error = answer(&mut repl, "print )");
+    assert!(error.contains("<repl:2>"), "{error}");
+}
+
+#[test]
+fn games_lists_the_prelude_with_descriptions_and_yours() {
+    let mut repl = Backend::new(Limits::default());
+    answer(
+        &mut repl,
+        "game tri = subtraction {1, 3, 4}   # take 1, 3 or 4",
+    );
+    answer(&mut repl, "game kayles = octal 0.07");
+    answer(
+        &mut repl,
+        "game moves2(m) on (a, b) {\n  for k in 1..=min(a, m) { a -= k }\n}",
+    );
+    let games = answer(&mut repl, ":games");
+    assert!(
+        games.contains("dawson         Dawson's Kayles"),
+        "prelude game with its description:\n{games}"
+    );
+    insta::assert_snapshot!(games);
+}
+
+#[test]
+fn games_shows_kayles_with_its_description() {
+    let mut repl = Backend::new(Limits::default());
+    let games = answer(&mut repl, ":games");
+    let kayles = games.lines().find(|l| l.trim_start().starts_with("kayles"));
+    assert_eq!(
+        kayles
+            .map(str::split_whitespace)
+            .map(Iterator::collect::<Vec<_>>),
+        Some(vec![
+            "kayles", "knock", "down", "1", "or", "2", "adjacent", "pins"
+        ])
+    );
+}
+
+#[test]
+fn load_runs_a_file_into_the_session() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/nim.game");
+    let mut repl = Backend::new(Limits::default());
+    let loaded = answer(&mut repl, &format!(":load {path}"));
+    assert!(!loaded.contains('×'), "{loaded}");
+    insta::assert_snapshot!(loaded);
+}
+
+#[test]
+fn load_reports_errors_against_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.game");
+    std::fs::write(&path, "let a = 1\nassert a == 2\n").unwrap();
+    let mut repl = Backend::new(Limits::default());
+    let text = answer(&mut repl, &format!(":load {}", path.display()));
+    assert!(text.contains("assertion failed"), "{text}");
+    assert!(text.contains("bad.game:2:8"), "{text}");
+    let rolled_back = answer(&mut repl, "print a");
+    assert!(rolled_back.contains("unknown name `a`"), "{rolled_back}");
+    let missing = answer(&mut repl, ":load /no/such/file.game");
+    assert!(
+        missing.contains("cannot read `/no/such/file.game`"),
+        "{missing}"
+    );
+}
+
+#[test]
+fn reset_forgets_a_definition() {
+    insta::assert_snapshot!(transcript(&[
+        "game g = subtraction {1, 2}",
+        "let x = 5",
+        "grundy g[x]",
+        ":reset",
+        "grundy g[x]",
+        "grundy kayles[x]",
+    ]));
+}
+
+#[test]
+fn limit_makes_a_big_query_fail() {
+    insta::assert_snapshot!(transcript(&[
+        ":limit 100",
+        "grundy nim[500]",
+        ":limit",
+        "grundy nim[90]",
+        ":limit 2_000",
+        "grundy nim[500]",
+        ":limit many",
+    ]));
+}
+
+#[test]
+fn limit_survives_a_reset() {
+    let mut repl = Backend::new(Limits::default());
+    answer(&mut repl, ":limit 100");
+    answer(&mut repl, ":reset");
+    assert!(answer(&mut repl, "grundy nim[500]").contains("state limit of 100"));
+}
+
+#[test]
+fn commands() {
+    insta::assert_snapshot!(transcript(&[
+        ":help",
+        ":tiem",
+        ":frobnicate",
+        ":l",
+        ":load",
+        ":quit"
+    ]));
+}
+
+#[test]
+fn time_toggles() {
+    let mut repl = Backend::new(Limits::default());
+    assert_eq!(answer(&mut repl, ":time"), "timing on\n");
+    let timed = answer(&mut repl, "grundy kayles[7]");
+    assert!(timed.starts_with("2\ntime: "), "{timed}");
+    assert!(timed.ends_with("s\n"), "{timed}");
+    assert_eq!(answer(&mut repl, ":t"), "timing off\n");
+    assert_eq!(answer(&mut repl, "grundy kayles[7]"), "2\n");
+}
+
+#[test]
+fn interrupt_flag_cancels_an_entry_and_is_cleared_before_the_next() {
+    let mut repl = Backend::new(Limits::default());
+    let flag = repl.limits().interrupt.clone();
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    let text = answer(
+        &mut repl,
+        "check grundy(nim[n]) >= 0 for n in 0..=100000000",
+    );
+    setter.join().unwrap();
+    assert_eq!(text, "interrupted\n");
+    assert_eq!(answer(&mut repl, "grundy nim[3, 4, 5]"), "2\n");
+}
+
+#[test]
+fn discard_forgets_an_unfinished_entry() {
+    let mut repl = Backend::new(Limits::default());
+    assert_eq!(repl.feed("game g on n {"), Reply::More);
+    assert!(repl.is_continuing());
+    repl.discard();
+    assert!(!repl.is_continuing());
+    assert_eq!(answer(&mut repl, "print 7"), "7\n");
+}
+
+#[test]
+fn names_for_completion() {
+    let mut repl = Backend::new(Limits::default());
+    answer(&mut repl, "let my_heaps = [1, 2]");
+    let names = repl.names();
+    for name in [
+        "my_heaps",
+        "kayles",
+        "bash",
+        "mex",
+        "grundy",
+        "sequence",
+        "unordered",
+    ] {
+        assert!(names.iter().any(|n| n == name), "{name} missing");
+    }
+}
+
+#[test]
+fn a_failed_load_leaves_the_session_as_it_was() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("half.game");
+    std::fs::write(
+        &path,
+        "game half on n { for k in 1..=n { n -= k } }\nlet x = 7\nassert grundy(half[3]) == 0\n",
+    )
+    .unwrap();
+    let mut repl = Backend::new(Limits::default());
+    answer(&mut repl, "let x = 1");
+    let loaded = answer(&mut repl, &format!(":load {}", path.display()));
+    assert!(loaded.contains("assertion failed"), "{loaded}");
+    assert_eq!(answer(&mut repl, "print x"), "1\n");
+    let missing = answer(&mut repl, "grundy half[3]");
+    assert!(missing.contains("unknown name `half`"), "{missing}");
+}

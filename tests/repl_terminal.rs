@@ -1,0 +1,186 @@
+//! The REPL on a real pseudo-terminal: the binary is started with no arguments (or `-i FILE`)
+//! and driven by keystrokes, with its history in a temporary folder.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use rexpect::process::WaitStatus;
+use rexpect::session::{spawn_command, PtySession};
+
+/// How long any one expected text may take to appear; generous for a slow, shared machine.
+const TIMEOUT_MS: u64 = 15_000;
+
+fn command(data: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command
+        .env("HOME", data)
+        .env("XDG_DATA_HOME", data.join("data"))
+        .env("TERM", "xterm")
+        .env("NO_COLOR", "1")
+        .env_remove("COLUMNS");
+    command
+}
+
+fn start(command: Command) -> PtySession {
+    let mut repl = spawn_command(command, Some(TIMEOUT_MS)).expect("the binary starts");
+    repl.exp_string("grundy> ").expect("the first prompt");
+    repl
+}
+
+fn repl(data: &Path) -> PtySession {
+    start(command(data))
+}
+
+/// Sends a line and waits until `answer` has appeared and the next prompt is shown.
+fn ask(repl: &mut PtySession, line: &str, answer: &str) {
+    repl.send_line(line).unwrap();
+    let seen = repl
+        .exp_string(answer)
+        .unwrap_or_else(|e| panic!("no `{answer}` after `{line}`: {e}"));
+    let _ = seen;
+    repl.exp_string("grundy> ")
+        .unwrap_or_else(|e| panic!("no prompt after `{line}`: {e}"));
+}
+
+fn quit(mut repl: PtySession) {
+    repl.send_control('d').unwrap();
+    repl.exp_eof().expect("the process ends on Ctrl-D");
+    match repl.process().wait().unwrap() {
+        WaitStatus::Exited(_, code) => assert_eq!(code, 0, "exit status after Ctrl-D"),
+        other => panic!("the REPL did not exit normally: {other:?}"),
+    }
+}
+
+#[test]
+fn prelude_query() {
+    let data = tempfile::tempdir().unwrap();
+    let mut repl = repl(data.path());
+    ask(&mut repl, "nim[3, 4, 5]", "nim[3, 4, 5]: grundy 2, N");
+    ask(&mut repl, "outcome wythoff[3, 5]", "P\r\n");
+    quit(repl);
+}
+
+#[test]
+fn three_line_definition() {
+    let data = tempfile::tempdir().unwrap();
+    let mut repl = repl(data.path());
+    repl.send_line("game g on n {").unwrap();
+    repl.exp_string("   ...> ").unwrap();
+    repl.send_line("    for k in 1..=min(3, n) { n -= k }")
+        .unwrap();
+    repl.exp_string("   ...> ").unwrap();
+    repl.send_line("}").unwrap();
+    repl.exp_string("grundy> ").unwrap();
+    ask(&mut repl, "g[7]", "g[7]: grundy 3, N");
+    quit(repl);
+}
+
+#[test]
+fn error_then_good_query() {
+    let data = tempfile::tempdir().unwrap();
+    let mut repl = repl(data.path());
+    ask(&mut repl, "grundy nmi[3]", "did you mean `nim`?");
+    ask(&mut repl, "print 1 +* 2", "syntax error");
+    ask(&mut repl, "kayles[10]", "kayles[10]: grundy 2, N");
+    quit(repl);
+}
+
+#[test]
+fn ctrl_c_at_the_prompt_abandons_the_entry() {
+    let data = tempfile::tempdir().unwrap();
+    let mut repl = repl(data.path());
+    repl.send_line("game g on n {").unwrap();
+    repl.exp_string("   ...> ").unwrap();
+    repl.send("for k in 1..=n").unwrap();
+    repl.send_control('c').unwrap();
+    repl.exp_string("grundy> ").unwrap();
+    ask(&mut repl, "print 6 * 7", "42\r\n");
+    quit(repl);
+}
+
+#[test]
+fn ctrl_c_interrupts_a_long_check() {
+    let data = tempfile::tempdir().unwrap();
+    let mut repl = repl(data.path());
+    repl.send_line("check grundy(nim[n]) >= 0 for n in 0..=100000000")
+        .unwrap();
+    repl.exp_string("working")
+        .expect("a spinner after half a second");
+    let sent = Instant::now();
+    repl.send_control('c').unwrap();
+    repl.exp_string("interrupted").unwrap();
+    repl.exp_string("grundy> ").unwrap();
+    assert!(
+        sent.elapsed() < Duration::from_secs(10),
+        "the interrupt took {:?}",
+        sent.elapsed()
+    );
+    ask(&mut repl, "grundy nim[3, 4, 5] + nim[7]", "5\r\n");
+    quit(repl);
+}
+
+#[test]
+fn history_is_written_after_each_entry() {
+    let data = tempfile::tempdir().unwrap();
+    let history = data.path().join("data/grundy/history");
+    let mut repl = repl(data.path());
+    ask(&mut repl, "let remembered = 12345", "");
+    let deadline = Instant::now() + Duration::from_millis(TIMEOUT_MS);
+    while !std::fs::read_to_string(&history).is_ok_and(|h| h.contains("let remembered = 12345")) {
+        assert!(
+            Instant::now() < deadline,
+            "the history file was not written"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    quit(repl);
+
+    let mut again = self::repl(data.path());
+    again.send_control('p').unwrap();
+    again.exp_string("let remembered = 12345").unwrap();
+    again.send_control('u').unwrap();
+    quit(again);
+}
+
+#[test]
+fn unwritable_history_folder_is_a_warning() {
+    let data = tempfile::tempdir().unwrap();
+    std::fs::write(data.path().join("data"), "a file, not a folder").unwrap();
+    let mut repl = spawn_command(command(data.path()), Some(TIMEOUT_MS)).unwrap();
+    repl.exp_string("warning: the history will not be kept")
+        .unwrap();
+    repl.exp_string("grundy> ").unwrap();
+    ask(&mut repl, "print 2 ^ 10", "1024\r\n");
+    quit(repl);
+}
+
+#[test]
+fn interactive_file_then_prompt() {
+    let data = tempfile::tempdir().unwrap();
+    let file = data.path().join("mine.game");
+    std::fs::write(
+        &file,
+        "game two = subtraction {1, 2}\nlet h = 4\nprint \"loaded\"\n",
+    )
+    .unwrap();
+    let mut command = command(data.path());
+    command.arg("-i").arg(&file);
+    let mut repl = spawn_command(command, Some(TIMEOUT_MS)).unwrap();
+    repl.exp_string("loaded").unwrap();
+    repl.exp_string("grundy> ").unwrap();
+    ask(&mut repl, "two[h]", "two[4]: grundy 1, N");
+    quit(repl);
+}
+
+#[test]
+fn quit_command_exits_zero() {
+    let data = tempfile::tempdir().unwrap();
+    let mut repl = repl(data.path());
+    repl.send_line(":quit").unwrap();
+    repl.exp_eof().unwrap();
+    match repl.process().wait().unwrap() {
+        WaitStatus::Exited(_, code) => assert_eq!(code, 0),
+        other => panic!("the REPL did not exit normally: {other:?}"),
+    }
+}
