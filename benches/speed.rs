@@ -34,12 +34,18 @@ fn main() {
         }
         let interpreter = time_interpreter(&case.source, case.reps);
         let (baseline, how) = (case.baseline)();
+        let ratio = interpreter.as_secs_f64() / baseline.as_secs_f64();
+        let ratio = if ratio < 0.001 {
+            format!("{ratio:.1e}")
+        } else {
+            format!("{ratio:.4}")
+        };
         println!(
-            "{:<34} {:>12} {:>14} {:>10.4}  {how}",
+            "{:<34} {:>12} {:>14} {:>10}  {how}",
             case.name,
             show(interpreter),
             show(baseline),
-            interpreter.as_secs_f64() / baseline.as_secs_f64()
+            ratio
         );
     }
 }
