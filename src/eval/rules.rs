@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::expr::{combine, Eval, Flow, Host};
 use super::value::{Family, Value};
 use super::Globals;
-use crate::error::Error;
+use crate::error::{Error, Origin};
 use crate::game::period::Structure;
 use crate::game::{Engine, Game, SolveError};
 use crate::span::Span;
@@ -21,6 +21,7 @@ use crate::syntax::ast::{
 pub struct RuleGame {
     pub display: String,
     decl: Rc<GameDecl>,
+    origin: Arc<Origin>,
     params: Vec<Value>,
     globals: Rc<RefCell<Globals>>,
     interrupt: Arc<AtomicBool>,
@@ -71,6 +72,7 @@ impl RuleGame {
     pub fn new(
         display: String,
         decl: Rc<GameDecl>,
+        origin: Arc<Origin>,
         params: Vec<Value>,
         globals: Rc<RefCell<Globals>>,
         interrupt: Arc<AtomicBool>,
@@ -79,6 +81,7 @@ impl RuleGame {
         RuleGame {
             display,
             decl,
+            origin,
             params,
             globals,
             interrupt,
@@ -229,12 +232,9 @@ fn join(state: &[i64]) -> String {
         .join(", ")
 }
 
-impl Game for RuleGame {
-    fn heap_like(&self) -> bool {
-        matches!(self.parts().0, StateShape::Heap(_))
-    }
-
-    fn options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), SolveError> {
+impl RuleGame {
+    /// Every option of `state`: one per binding of each rule that passes its condition.
+    fn rule_options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), Error> {
         let globals = self.globals.borrow();
         let mut host = RuleHost {
             globals: &globals,
@@ -272,7 +272,17 @@ impl Game for RuleGame {
         }
         Ok(())
     }
+}
 
+impl Game for RuleGame {
+    fn heap_like(&self) -> bool {
+        matches!(self.parts().0, StateShape::Heap(_))
+    }
+
+    fn options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), SolveError> {
+        self.rule_options(state, emit)
+            .map_err(|e| SolveError::Rule(e.declared_in(&self.origin)))
+    }
     fn canonicalize(&self, state: &mut [i64]) {
         if self.parts().1 {
             state.sort_unstable();
