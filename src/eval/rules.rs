@@ -101,18 +101,19 @@ impl RuleGame {
     }
 }
 
-fn bind_state<'a>(eval: &mut Eval<'_, 'a>, shape: &'a StateShape, state: &[i64]) {
+/// The state variables of a shape with the values `state` gives them.
+fn state_values<'a>(shape: &'a StateShape, state: &[i64]) -> Vec<(&'a str, Value)> {
     match shape {
-        StateShape::Heap(n) => eval.push(&n.name, Value::Int(state[0])),
-        StateShape::Tuple(names) => {
-            for (name, &x) in names.iter().zip(state) {
-                eval.push(&name.name, Value::Int(x));
-            }
-        }
-        StateShape::List(s) => eval.push(
-            &s.name,
+        StateShape::Heap(n) => vec![(n.name.as_str(), Value::Int(state[0]))],
+        StateShape::Tuple(names) => names
+            .iter()
+            .zip(state)
+            .map(|(name, &x)| (name.name.as_str(), Value::Int(x)))
+            .collect(),
+        StateShape::List(s) => vec![(
+            s.name.as_str(),
             Value::list(state.iter().map(|&x| Value::Int(x)).collect()),
-        ),
+        )],
     }
 }
 
@@ -246,7 +247,9 @@ impl RuleGame {
             eval.push(&param.name, value.clone());
         }
         let (shape, _, rules) = self.parts();
-        bind_state(&mut eval, shape, state);
+        for (name, value) in state_values(shape, state) {
+            eval.push(name, value);
+        }
         let base = state.to_vec();
         for rule in rules {
             eval.for_each(&rule.binders, &mut |eval| {
@@ -265,7 +268,9 @@ impl RuleGame {
                     }
                 }
                 let option = result.and_then(|()| self.read_state(eval, shape, rule));
-                reset_state(eval, shape, &base);
+                for (name, value) in state_values(shape, &base) {
+                    eval.set(name, value);
+                }
                 emit(&option?);
                 Ok(Flow::Continue)
             })?;
@@ -334,19 +339,4 @@ fn reaches_every_smaller_heap(decl: &GameDecl) -> bool {
         && update.index.is_none()
         && update.op == UpdateOp::Sub
         && is_var(&update.value, &binder.name.name)
-}
-
-fn reset_state(eval: &mut Eval<'_, '_>, shape: &StateShape, state: &[i64]) {
-    match shape {
-        StateShape::Heap(n) => eval.set(&n.name, Value::Int(state[0])),
-        StateShape::Tuple(names) => {
-            for (name, &x) in names.iter().zip(state) {
-                eval.set(&name.name, Value::Int(x));
-            }
-        }
-        StateShape::List(s) => eval.set(
-            &s.name,
-            Value::list(state.iter().map(|&x| Value::Int(x)).collect()),
-        ),
-    }
 }
