@@ -271,13 +271,42 @@ pub enum Error {
     #[diagnostic(code(grundy::io), help("check the path and its permissions"))]
     Io { path: String, reason: String },
 
+    /// An error raised by the rules of a game, shown against the source where the game was
+    /// declared (the prelude, an earlier REPL entry, another file): `grundy xor_nim[10^6, 10^6]`
+    /// fails inside the prelude's rules.
+    #[error("{error}")]
+    #[diagnostic(code(grundy::in_declaration))]
+    InDeclaration {
+        origin: std::sync::Arc<Origin>,
+        error: Box<Error>,
+    },
+
     /// Ctrl-C during a computation.
     #[error("interrupted")]
     #[diagnostic(code(grundy::interrupted))]
     Interrupted,
 }
 
+/// A source text and the name it is shown under: a file, `<repl:3>`, `<prelude>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    pub name: String,
+    pub text: String,
+}
+
 impl Error {
+    /// The error, marked as raised in a game declared in `origin` (unless it is already, or is
+    /// an interruption, which belongs to no source).
+    pub fn declared_in(self, origin: &std::sync::Arc<Origin>) -> Error {
+        match self {
+            Error::InDeclaration { .. } | Error::Interrupted => self,
+            error => Error::InDeclaration {
+                origin: origin.clone(),
+                error: Box::new(error),
+            },
+        }
+    }
+
     pub fn syntax(message: impl Into<String>, label: impl Into<String>, span: Span) -> Error {
         Error::Syntax {
             message: message.into(),
@@ -330,6 +359,12 @@ pub fn render(errors: &[Error], name: &str, source: &str, width: usize, colour: 
     let handler = GraphicalReportHandler::new_themed(theme).with_width(width);
     let mut out = String::new();
     for error in errors {
+        let (error, name, source) = match error {
+            Error::InDeclaration { origin, error } => {
+                (&**error, origin.name.as_str(), origin.text.as_str())
+            }
+            error => (error, name, source),
+        };
         let report =
             Report::new(error.clone()).with_source_code(NamedSource::new(name, source.to_string()));
         let _ = handler.render_report(&mut out, report.as_ref());

@@ -31,18 +31,23 @@ impl Session {
             interpreter: Interpreter::new(limits),
         };
         session
-            .run(PRELUDE, &mut std::io::sink())
+            .run("<prelude>", PRELUDE, &mut std::io::sink())
             .expect("the prelude runs");
         session
     }
 
     /// Parses, checks and runs `source`, writing answers to `out`. Syntax and check errors stop
     /// before anything runs; a runtime error stops at its statement.
-    pub fn run(&mut self, source: &str, out: &mut dyn Write) -> Result<(), Vec<Error>> {
+    /// `name` is what diagnostics call the source (a file name, `<repl:3>`).
+    pub fn run(&mut self, name: &str, source: &str, out: &mut dyn Write) -> Result<(), Vec<Error>> {
         let program = syntax::parse(source).map_err(|e| vec![e])?;
         check::check(&program.statements, &self.interpreter.globals())?;
+        let origin = std::sync::Arc::new(error::Origin {
+            name: name.to_string(),
+            text: source.to_string(),
+        });
         self.interpreter
-            .execute(&program.statements, out)
+            .execute(&program.statements, &origin, out)
             .map_err(|e| vec![e])
     }
 
@@ -50,11 +55,12 @@ impl Session {
     /// no half-defined games or half-set variables.
     pub fn run_or_roll_back(
         &mut self,
+        name: &str,
         source: &str,
         out: &mut dyn Write,
     ) -> Result<(), Vec<Error>> {
         let checkpoint = self.interpreter.checkpoint();
-        let result = self.run(source, out);
+        let result = self.run(name, source, out);
         if result.is_err() {
             self.interpreter.roll_back(checkpoint);
         }
@@ -76,7 +82,7 @@ pub fn run_to_string(name: &str, source: &str) -> Result<String, String> {
 pub fn run_to_string_with(name: &str, source: &str, limits: Limits) -> Result<String, String> {
     let mut session = Session::new(limits);
     let mut out = Vec::new();
-    let result = session.run(source, &mut out);
+    let result = session.run(name, source, &mut out);
     let printed = String::from_utf8_lossy(&out).into_owned();
     match result {
         Ok(()) => Ok(printed),

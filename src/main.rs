@@ -75,7 +75,7 @@ fn main() -> ExitCode {
     let mut session = Session::new(limits);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let result = session.run(&source, &mut out);
+    let result = session.run(&name, &source, &mut out);
     let _ = out.flush();
     match result {
         Ok(()) => ExitCode::SUCCESS,

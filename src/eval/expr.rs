@@ -551,6 +551,18 @@ impl<'h, 'a> Eval<'h, 'a> {
                 if low.iter().zip(high.iter()).any(|(l, h)| l > h) {
                     return Ok(Flow::Continue);
                 }
+                let size = low.iter().zip(high.iter()).fold(1i128, |acc, (l, h)| {
+                    acc.saturating_mul(*h as i128 - *l as i128 + 1)
+                });
+                let limit = self.host.max_elements();
+                if size > limit as i128 {
+                    return Err(Error::TooLarge {
+                        what: "this box".into(),
+                        size: size.to_string(),
+                        limit,
+                        span: first.value.span,
+                    });
+                }
                 let mut current: Vec<i64> = low.to_vec();
                 loop {
                     let value = Value::list(current.iter().map(|&x| Value::Int(x)).collect());

@@ -11,13 +11,14 @@ use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
 use self::expr::{solve_error, Eval, Flow, Host};
 use self::rules::RuleGame;
 use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
-use crate::error::Error;
+use crate::error::{Error, Origin};
 use crate::game::graph::Graph;
 use crate::game::loopy::Outcome;
 use crate::game::octal::Octal;
@@ -45,7 +46,7 @@ pub struct Checkpoint {
 /// that holds every solved value.
 pub struct Interpreter {
     globals: Rc<RefCell<Globals>>,
-    decls: Vec<Rc<GameDecl>>,
+    decls: Vec<(Rc<GameDecl>, Arc<Origin>)>,
     instances: FxHashMap<(usize, Vec<Value>), Rc<GameValue>>,
     engine: Engine,
 }
@@ -113,21 +114,33 @@ impl Interpreter {
     }
 
     /// Runs statements in order, writing answers to `out`; stops at the first error.
-    pub fn execute(&mut self, statements: &[Stmt], out: &mut dyn Write) -> Result<(), Error> {
+    /// Runs statements in order, writing answers to `out`; stops at the first error. Games
+    /// declared here remember `origin`, so that errors in their rules point into it later.
+    pub fn execute(
+        &mut self,
+        statements: &[Stmt],
+        origin: &Arc<Origin>,
+        out: &mut dyn Write,
+    ) -> Result<(), Error> {
         for statement in statements {
-            self.statement(statement, out)?;
+            self.statement(statement, origin, out)?;
         }
         Ok(())
     }
 
-    fn statement(&mut self, stmt: &Stmt, out: &mut dyn Write) -> Result<(), Error> {
+    fn statement(
+        &mut self,
+        stmt: &Stmt,
+        origin: &Arc<Origin>,
+        out: &mut dyn Write,
+    ) -> Result<(), Error> {
         let text = match &stmt.kind {
             StmtKind::Let { name, value } => {
                 let value = Eval::new(self).eval(value)?;
                 self.globals.borrow_mut().insert(name.name.clone(), value);
                 return Ok(());
             }
-            StmtKind::Game(decl) => return self.declare(decl),
+            StmtKind::Game(decl) => return self.declare(decl, origin),
             StmtKind::Query { query, target } => self.query(*query, target)?,
             StmtKind::Sequence { game, range } => self.sequence(game, range)?,
             StmtKind::Table { game, rows, cols } => self.table(game, rows, cols, false)?,
@@ -171,8 +184,8 @@ impl Interpreter {
         Ok(())
     }
 
-    fn declare(&mut self, decl: &GameDecl) -> Result<(), Error> {
-        self.decls.push(Rc::new(decl.clone()));
+    fn declare(&mut self, decl: &GameDecl, origin: &Arc<Origin>) -> Result<(), Error> {
+        self.decls.push((Rc::new(decl.clone()), origin.clone()));
         let index = self.decls.len() - 1;
         let value = if decl.params.is_empty() {
             Value::Game(self.instance(index, Vec::new(), decl.name.span)?)
@@ -201,7 +214,7 @@ impl Interpreter {
         if let Some(game) = self.instances.get(&key) {
             return Ok(game.clone());
         }
-        let decl = self.decls[index].clone();
+        let (decl, origin) = self.decls[index].clone();
         let args = key.1.clone();
         let display = if args.is_empty() {
             decl.name.name.clone()
@@ -216,6 +229,7 @@ impl Interpreter {
                 let game = RuleGame::new(
                     display.clone(),
                     decl.clone(),
+                    origin.clone(),
                     args.clone(),
                     self.globals.clone(),
                     limits.interrupt.clone(),
@@ -224,14 +238,20 @@ impl Interpreter {
                 Rc::new(game)
             }
             GameDef::Octal { code, span } => {
-                let octal = Octal::parse(&display, code).map_err(|reason| Error::Octal {
-                    code: code.clone(),
-                    reason,
-                    span: *span,
+                let octal = Octal::parse(&display, code).map_err(|reason| {
+                    Error::Octal {
+                        code: code.clone(),
+                        reason,
+                        span: *span,
+                    }
+                    .declared_in(&origin)
                 })?;
                 Rc::new(octal)
             }
-            GameDef::Subtraction { set } => Rc::new(self.subtraction(&decl, &display, &args, set)?),
+            GameDef::Subtraction { set } => Rc::new(
+                self.subtraction(&decl, &display, &args, set)
+                    .map_err(|e| e.declared_in(&origin))?,
+            ),
             GameDef::Graph { lines } => {
                 let mut graph = Graph::new(&display);
                 for line in lines {

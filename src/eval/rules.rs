@@ -10,7 +10,7 @@ use std::sync::Arc;
 use super::expr::{combine, Eval, Flow, Host};
 use super::value::{Family, Value};
 use super::Globals;
-use crate::error::Error;
+use crate::error::{Error, Origin};
 use crate::game::heap::HeapRules;
 use crate::game::lines::LineRules;
 use crate::game::period::Structure;
@@ -25,6 +25,7 @@ use crate::syntax::ast::{
 pub struct RuleGame {
     pub display: String,
     decl: Rc<GameDecl>,
+    origin: Arc<Origin>,
     params: Vec<Value>,
     globals: Rc<RefCell<Globals>>,
     interrupt: Arc<AtomicBool>,
@@ -75,6 +76,7 @@ impl RuleGame {
     pub fn new(
         display: String,
         decl: Rc<GameDecl>,
+        origin: Arc<Origin>,
         params: Vec<Value>,
         globals: Rc<RefCell<Globals>>,
         interrupt: Arc<AtomicBool>,
@@ -83,6 +85,7 @@ impl RuleGame {
         RuleGame {
             display,
             decl,
+            origin,
             params,
             globals,
             interrupt,
@@ -102,18 +105,19 @@ impl RuleGame {
     }
 }
 
-fn bind_state<'a>(eval: &mut Eval<'_, 'a>, shape: &'a StateShape, state: &[i64]) {
+/// The state variables of a shape with the values `state` gives them.
+fn state_values<'a>(shape: &'a StateShape, state: &[i64]) -> Vec<(&'a str, Value)> {
     match shape {
-        StateShape::Heap(n) => eval.push(&n.name, Value::Int(state[0])),
-        StateShape::Tuple(names) => {
-            for (name, &x) in names.iter().zip(state) {
-                eval.push(&name.name, Value::Int(x));
-            }
-        }
-        StateShape::List(s) => eval.push(
-            &s.name,
+        StateShape::Heap(n) => vec![(n.name.as_str(), Value::Int(state[0]))],
+        StateShape::Tuple(names) => names
+            .iter()
+            .zip(state)
+            .map(|(name, &x)| (name.name.as_str(), Value::Int(x)))
+            .collect(),
+        StateShape::List(s) => vec![(
+            s.name.as_str(),
             Value::list(state.iter().map(|&x| Value::Int(x)).collect()),
-        ),
+        )],
     }
 }
 
@@ -233,12 +237,9 @@ fn join(state: &[i64]) -> String {
         .join(", ")
 }
 
-impl Game for RuleGame {
-    fn heap_like(&self) -> bool {
-        matches!(self.parts().0, StateShape::Heap(_))
-    }
-
-    fn options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), SolveError> {
+impl RuleGame {
+    /// Every option of `state`: one per binding of each rule that passes its condition.
+    fn rule_options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), Error> {
         let globals = self.globals.borrow();
         let mut host = RuleHost {
             globals: &globals,
@@ -250,7 +251,9 @@ impl Game for RuleGame {
             eval.push(&param.name, value.clone());
         }
         let (shape, _, rules) = self.parts();
-        bind_state(&mut eval, shape, state);
+        for (name, value) in state_values(shape, state) {
+            eval.push(name, value);
+        }
         let base = state.to_vec();
         for rule in rules {
             eval.for_each(&rule.binders, &mut |eval| {
@@ -269,12 +272,25 @@ impl Game for RuleGame {
                     }
                 }
                 let option = result.and_then(|()| self.read_state(eval, shape, rule));
-                reset_state(eval, shape, &base);
+                for (name, value) in state_values(shape, &base) {
+                    eval.set(name, value);
+                }
                 emit(&option?);
                 Ok(Flow::Continue)
             })?;
         }
         Ok(())
+    }
+}
+
+impl Game for RuleGame {
+    fn heap_like(&self) -> bool {
+        matches!(self.parts().0, StateShape::Heap(_))
+    }
+
+    fn options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), SolveError> {
+        self.rule_options(state, emit)
+            .map_err(|e| SolveError::Rule(e.declared_in(&self.origin)))
     }
 
     fn heap_rules(&self) -> Option<HeapRules> {
@@ -397,19 +413,4 @@ fn reaches_every_smaller_heap(decl: &GameDecl) -> bool {
         && update.index.is_none()
         && update.op == UpdateOp::Sub
         && is_var(&update.value, &binder.name.name)
-}
-
-fn reset_state(eval: &mut Eval<'_, '_>, shape: &StateShape, state: &[i64]) {
-    match shape {
-        StateShape::Heap(n) => eval.set(&n.name, Value::Int(state[0])),
-        StateShape::Tuple(names) => {
-            for (name, &x) in names.iter().zip(state) {
-                eval.set(&name.name, Value::Int(x));
-            }
-        }
-        StateShape::List(s) => eval.set(
-            &s.name,
-            Value::list(state.iter().map(|&x| Value::Int(x)).collect()),
-        ),
-    }
 }

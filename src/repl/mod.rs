@@ -248,9 +248,9 @@ impl Backend {
         let start = Instant::now();
         let mut out = Vec::new();
         let result = if atomic {
-            self.session.run_or_roll_back(source, &mut out)
+            self.session.run_or_roll_back(name, source, &mut out)
         } else {
-            self.session.run(source, &mut out)
+            self.session.run(name, source, &mut out)
         };
         let took = start.elapsed();
         self.games.update(&self.session, before);
