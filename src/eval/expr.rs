@@ -665,7 +665,13 @@ pub fn plural(n: usize, word: &str) -> String {
     }
 }
 
-fn int_op(op: BinaryOp, x: i64, y: i64, span: Span, divisor_span: Span) -> Result<i64, Error> {
+pub(crate) fn int_op(
+    op: BinaryOp,
+    x: i64,
+    y: i64,
+    span: Span,
+    divisor_span: Span,
+) -> Result<i64, Error> {
     let overflow = || Error::overflow(format!("{x} {} {y}", op.symbol()), span);
     let result = match op {
         BinaryOp::Add => x.checked_add(y),

@@ -5,6 +5,7 @@ mod explore;
 pub mod expr;
 mod plot;
 mod rules;
+pub use rules::interpret_only;
 pub mod value;
 
 use std::cell::RefCell;

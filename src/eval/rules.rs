@@ -1,6 +1,9 @@
 //! Games declared by rules over a state, seen by the engine as a `Game`.
 
+mod compiled;
 mod recognise;
+
+use std::cell::Cell;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -30,6 +33,18 @@ pub struct RuleGame {
     globals: Rc<RefCell<Globals>>,
     interrupt: Arc<AtomicBool>,
     max_elements: usize,
+    /// The rules compiled to slots, when the compiler handles them.
+    compiled: Option<compiled::Compiled>,
+}
+
+thread_local! {
+    static INTERPRET_ONLY: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Makes rule games on this thread use the AST walker even where their rules are compiled
+/// (for tests that compare the two).
+pub fn interpret_only(on: bool) {
+    INTERPRET_ONLY.with(|c| c.set(on));
 }
 
 struct RuleHost<'g> {
@@ -82,7 +97,9 @@ impl RuleGame {
         interrupt: Arc<AtomicBool>,
         max_elements: usize,
     ) -> RuleGame {
+        let compiled = compiled::compile(&decl, &params);
         RuleGame {
+            compiled,
             display,
             decl,
             origin,
@@ -241,6 +258,20 @@ impl RuleGame {
     /// Every option of `state`: one per binding of each rule that passes its condition.
     fn rule_options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), Error> {
         let globals = self.globals.borrow();
+        if let Some(compiled) = &self.compiled {
+            // A global named like a built-in would shadow it: the interpreter then runs.
+            if !INTERPRET_ONLY.with(Cell::get)
+                && !compiled.builtins.iter().any(|b| globals.contains_key(*b))
+            {
+                let interrupted = || self.interrupt.load(Ordering::Relaxed);
+                let env = compiled::Env {
+                    display: &self.display,
+                    max_elements: self.max_elements,
+                    interrupted: &interrupted,
+                };
+                return compiled.options(&env, state, emit);
+            }
+        }
         let mut host = RuleHost {
             globals: &globals,
             interrupt: &self.interrupt,
@@ -414,3 +445,6 @@ fn reaches_every_smaller_heap(decl: &GameDecl) -> bool {
         && update.op == UpdateOp::Sub
         && is_var(&update.value, &binder.name.name)
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1111 @@
+//! Compiled rules: a rule-defined game lowered once, at instantiation, into a form that computes
+//! options without walking the AST or allocating per option.
+//!
+//! Variables live in slots (integers in one array, lists in another) instead of the
+//! name-searched local stack; parameters are constants; every expression has a static type
+//! (integer or boolean; lists are only slots), so the run-time values are plain `i64`s. A rule
+//! that uses anything else (globals, strings, sets as values, lists built in expressions, a type
+//! the compiler cannot see statically) makes [`compile`] give `None`, and the game keeps the AST
+//! walker. The compiled form gives exactly the interpreter's options, in the same order, and the
+//! same errors: wherever an operation fails, the error is built by the interpreter's own code.
+//!
+//! A box binder `b in L..=h` that is the last binder of its rule, under a condition whose
+//! conjuncts before `xor(b) == 0` cannot fail, enumerates only the boxes with `xor(b) == 0`: the
+//! last coordinate is the xor of the others (when it is within its bounds). Every other binding
+//! fails the condition without an error in the interpreter too, so the options are the same.
+
+use std::rc::Rc;
+
+use super::super::expr::{combine, int_op};
+use super::super::value::Value;
+use crate::error::Error;
+use crate::span::Span;
+use crate::syntax::ast::{
+    BinaryOp, Binder, BinderKind, Expr, ExprKind, GameDecl, GameDef, Rule, StateShape, UnaryOp,
+    Update, UpdateOp,
+};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ty {
+    Int,
+    Bool,
+}
+
+#[derive(Debug)]
+enum CExpr {
+    Const(i64),
+    Int(usize),
+    Index {
+        list: usize,
+        index: Box<CExpr>,
+        span: Span,
+    },
+    Len(usize),
+    Xor(usize),
+    Count(usize),
+    Sum {
+        list: usize,
+        span: Span,
+    },
+    MinMaxList {
+        list: usize,
+        max: bool,
+        span: Span,
+    },
+    MinMax(bool, Box<CExpr>, Box<CExpr>),
+    Abs(Box<CExpr>, Span),
+    Neg(Box<CExpr>, Span),
+    Not(Box<CExpr>),
+    And(Box<CExpr>, Box<CExpr>),
+    Or(Box<CExpr>, Box<CExpr>),
+    Eq(bool, Box<CExpr>, Box<CExpr>),
+    Arith {
+        op: BinaryOp,
+        left: Box<CExpr>,
+        right: Box<CExpr>,
+        span: Span,
+        right_span: Span,
+    },
+    If(Box<CExpr>, Box<CExpr>, Box<CExpr>),
+}
+
+impl CExpr {
+    /// Whether evaluating it can never fail.
+    fn infallible(&self) -> bool {
+        match self {
+            CExpr::Const(_) | CExpr::Int(_) | CExpr::Len(_) | CExpr::Xor(_) | CExpr::Count(_) => {
+                true
+            }
+            CExpr::Not(a) => a.infallible(),
+            CExpr::And(a, b) | CExpr::Or(a, b) | CExpr::Eq(_, a, b) | CExpr::MinMax(_, a, b) => {
+                a.infallible() && b.infallible()
+            }
+            CExpr::Arith {
+                op, left, right, ..
+            } => {
+                matches!(
+                    op,
+                    BinaryOp::Lt
+                        | BinaryOp::Le
+                        | BinaryOp::Gt
+                        | BinaryOp::Ge
+                        | BinaryOp::BitAnd
+                        | BinaryOp::BitOr
+                        | BinaryOp::Xor
+                ) && left.infallible()
+                    && right.infallible()
+            }
+            CExpr::If(c, a, b) => c.infallible() && a.infallible() && b.infallible(),
+            _ => false,
+        }
+    }
+}
+
+#[derive(Debug)]
+enum CBinder {
+    Range {
+        slot: usize,
+        start: CExpr,
+        end: CExpr,
+        inclusive: bool,
+    },
+    Consts {
+        slot: usize,
+        items: Rc<Vec<i64>>,
+    },
+    SetExpr {
+        slot: usize,
+        items: Vec<CExpr>,
+    },
+    Let {
+        slot: usize,
+        value: CExpr,
+    },
+    Box {
+        slot: usize,
+        low: CExpr,
+        high: usize,
+        inclusive: bool,
+        end_span: Span,
+        span: Span,
+        /// Enumerate only boxes whose xor is 0.
+        xor_zero: bool,
+    },
+}
+
+#[derive(Debug)]
+enum CUpdate {
+    /// A counter slot (heap or tuple), `x op= e`.
+    Int {
+        slot: usize,
+        op: UpdateOp,
+        value: CExpr,
+        span: Span,
+        target_span: Span,
+        value_span: Span,
+    },
+    /// `s[i] op= e` on the list state.
+    Index {
+        op: UpdateOp,
+        value: CExpr,
+        index: CExpr,
+        index_span: Span,
+        span: Span,
+        target_span: Span,
+        value_span: Span,
+    },
+    /// `s op= b` on the list state, `b` a list slot (op is + or -).
+    List {
+        op: UpdateOp,
+        list: usize,
+        span: Span,
+        target_span: Span,
+        value_span: Span,
+    },
+    /// `n = [e, ...]` on a heap: the last update of its rule.
+    Split(Vec<CExpr>),
+}
+
+#[derive(Debug)]
+struct CRule {
+    binders: Vec<CBinder>,
+    condition: Option<CExpr>,
+    updates: Vec<CUpdate>,
+    span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Heap,
+    Tuple(usize),
+    List,
+}
+
+/// A rule game compiled to slots.
+#[derive(Debug)]
+pub struct Compiled {
+    kind: Kind,
+    rules: Vec<CRule>,
+    ints: usize,
+    lists: usize,
+    /// The built-in functions called, which a global of the same name would shadow.
+    pub builtins: Vec<&'static str>,
+}
+
+#[derive(Clone)]
+enum Local {
+    Int(usize),
+    List(usize),
+    Const(Value),
+}
+
+struct Compiler<'d> {
+    scope: Vec<(&'d str, Local)>,
+    ints: usize,
+    lists: usize,
+    builtins: Vec<&'static str>,
+    state_names: Vec<&'d str>,
+}
+
+/// Compiles the rules of `decl` with its parameters bound to `params`, or `None` when they use
+/// something the compiler does not handle.
+pub fn compile(decl: &GameDecl, params: &[Value]) -> Option<Compiled> {
+    let GameDef::Rules { state, rules, .. } = &decl.def else {
+        return None;
+    };
+    let mut c = Compiler {
+        scope: Vec::new(),
+        ints: 0,
+        lists: 0,
+        builtins: Vec::new(),
+        state_names: Vec::new(),
+    };
+    for (param, value) in decl.params.iter().zip(params) {
+        c.scope
+            .push((param.name.as_str(), Local::Const(value.clone())));
+    }
+    let kind = match state {
+        StateShape::Heap(n) => {
+            c.state_names.push(&n.name);
+            let slot = c.new_int();
+            c.scope.push((&n.name, Local::Int(slot)));
+            Kind::Heap
+        }
+        StateShape::Tuple(names) => {
+            for n in names {
+                c.state_names.push(&n.name);
+                let slot = c.new_int();
+                c.scope.push((&n.name, Local::Int(slot)));
+            }
+            Kind::Tuple(names.len())
+        }
+        StateShape::List(s) => {
+            c.state_names.push(&s.name);
+            let slot = c.new_list();
+            c.scope.push((&s.name, Local::List(slot)));
+            Kind::List
+        }
+    };
+    let mut compiled = Vec::new();
+    for rule in rules {
+        compiled.push(c.rule(rule, kind)?);
+    }
+    Some(Compiled {
+        kind,
+        rules: compiled,
+        ints: c.ints,
+        lists: c.lists,
+        builtins: c.builtins,
+    })
+}
+
+impl<'d> Compiler<'d> {
+    fn new_int(&mut self) -> usize {
+        self.ints += 1;
+        self.ints - 1
+    }
+
+    fn new_list(&mut self) -> usize {
+        self.lists += 1;
+        self.lists - 1
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Local> {
+        self.scope
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name)
+            .map(|(_, l)| l)
+    }
+
+    fn rule(&mut self, rule: &'d Rule, kind: Kind) -> Option<CRule> {
+        let depth = self.scope.len();
+        let mut binders = Vec::new();
+        for binder in &rule.binders {
+            if self.state_names.contains(&binder.name.name.as_str()) {
+                return None;
+            }
+            binders.push(self.binder(binder)?);
+        }
+        let condition = match &rule.condition {
+            Some(cond) => {
+                let (e, ty) = self.expr(cond)?;
+                if ty != Ty::Bool {
+                    return None;
+                }
+                Some(e)
+            }
+            None => None,
+        };
+        // The pruning of a last box binder by `xor(b) == 0`.
+        if let (Some(CBinder::Box { slot, xor_zero, .. }), Some(cond)) =
+            (binders.last_mut(), &condition)
+        {
+            let mut conjuncts = Vec::new();
+            flatten_and(cond, &mut conjuncts);
+            for c in conjuncts {
+                let is_xor_zero = |a: &CExpr, b: &CExpr| matches!((a, b), (CExpr::Xor(l), CExpr::Const(0)) if l == slot);
+                if let CExpr::Eq(false, a, b) = c {
+                    if is_xor_zero(a, b) || is_xor_zero(b, a) {
+                        *xor_zero = true;
+                        break;
+                    }
+                }
+                if !c.infallible() {
+                    break;
+                }
+            }
+        }
+        let mut updates = Vec::new();
+        for (i, update) in rule.updates.iter().enumerate() {
+            let last = i + 1 == rule.updates.len();
+            updates.push(self.update(update, kind, last)?);
+        }
+        self.scope.truncate(depth);
+        Some(CRule {
+            binders,
+            condition,
+            updates,
+            span: rule.span,
+        })
+    }
+
+    fn binder(&mut self, binder: &'d Binder) -> Option<CBinder> {
+        let name = binder.name.name.as_str();
+        if binder.kind == BinderKind::Let {
+            let (value, ty) = self.expr(&binder.value)?;
+            if ty != Ty::Int {
+                return None;
+            }
+            let slot = self.new_int();
+            self.scope.push((name, Local::Int(slot)));
+            return Some(CBinder::Let { slot, value });
+        }
+        let compiled = match &binder.value.kind {
+            ExprKind::Range {
+                start,
+                end: Some(end),
+                inclusive,
+            } => {
+                let (start, ty) = self.expr(start)?;
+                if ty != Ty::Int {
+                    return None;
+                }
+                if let ExprKind::Var(v) = &end.kind {
+                    if let Some(Local::List(high)) = self.lookup(v) {
+                        let high = *high;
+                        let slot = self.new_list();
+                        self.scope.push((name, Local::List(slot)));
+                        return Some(CBinder::Box {
+                            slot,
+                            low: start,
+                            high,
+                            inclusive: *inclusive,
+                            end_span: end.span,
+                            span: binder.value.span,
+                            xor_zero: false,
+                        });
+                    }
+                }
+                let (end, ty) = self.expr(end)?;
+                if ty != Ty::Int {
+                    return None;
+                }
+                let slot = self.new_int();
+                CBinder::Range {
+                    slot,
+                    start,
+                    end,
+                    inclusive: *inclusive,
+                }
+            }
+            ExprKind::Set(items) => {
+                let mut compiled = Vec::new();
+                for item in items {
+                    let (e, ty) = self.expr(item)?;
+                    if ty != Ty::Int {
+                        return None;
+                    }
+                    compiled.push(e);
+                }
+                CBinder::SetExpr {
+                    slot: self.new_int(),
+                    items: compiled,
+                }
+            }
+            ExprKind::Var(v) => match self.lookup(v)? {
+                Local::Const(Value::Set(items)) => {
+                    let items = items.clone();
+                    CBinder::Consts {
+                        slot: self.new_int(),
+                        items,
+                    }
+                }
+                Local::Const(Value::Range {
+                    start,
+                    last: Some(last),
+                }) => {
+                    let (start, last) = (*start, *last);
+                    CBinder::Range {
+                        slot: self.new_int(),
+                        start: CExpr::Const(start),
+                        end: CExpr::Const(last),
+                        inclusive: true,
+                    }
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let slot = match &compiled {
+            CBinder::Range { slot, .. }
+            | CBinder::Consts { slot, .. }
+            | CBinder::SetExpr { slot, .. } => *slot,
+            _ => unreachable!(),
+        };
+        self.scope.push((name, Local::Int(slot)));
+        Some(compiled)
+    }
+
+    fn update(&mut self, update: &'d Update, kind: Kind, last: bool) -> Option<CUpdate> {
+        let target = self.lookup(&update.target.name)?.clone();
+        if !self.state_names.contains(&update.target.name.as_str()) {
+            return None;
+        }
+        match (kind, target, &update.index) {
+            (Kind::Heap, Local::Int(_), None) if update.op == UpdateOp::Assign => {
+                if let ExprKind::List(items) = &update.value.kind {
+                    if !last {
+                        return None;
+                    }
+                    let mut heaps = Vec::new();
+                    for item in items {
+                        let (e, ty) = self.expr(item)?;
+                        if ty != Ty::Int {
+                            return None;
+                        }
+                        heaps.push(e);
+                    }
+                    return Some(CUpdate::Split(heaps));
+                }
+                self.int_update(update)
+            }
+            (Kind::Heap | Kind::Tuple(_), Local::Int(_), None) => self.int_update(update),
+            (Kind::List, Local::List(_), Some(index)) => {
+                let (value, ty) = self.expr(&update.value)?;
+                let (index_e, ity) = self.expr(index)?;
+                if ty != Ty::Int || ity != Ty::Int {
+                    return None;
+                }
+                Some(CUpdate::Index {
+                    op: update.op,
+                    value,
+                    index: index_e,
+                    index_span: index.span,
+                    span: update.span,
+                    target_span: update.target.span,
+                    value_span: update.value.span,
+                })
+            }
+            (Kind::List, Local::List(_), None) if update.op != UpdateOp::Assign => {
+                let ExprKind::Var(v) = &update.value.kind else {
+                    return None;
+                };
+                let Some(&Local::List(list)) = self.lookup(v) else {
+                    return None;
+                };
+                if list == 0 {
+                    return None;
+                }
+                Some(CUpdate::List {
+                    op: update.op,
+                    list,
+                    span: update.span,
+                    target_span: update.target.span,
+                    value_span: update.value.span,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn int_update(&mut self, update: &'d Update) -> Option<CUpdate> {
+        let Some(Local::Int(slot)) = self.lookup(&update.target.name).cloned() else {
+            return None;
+        };
+        let (value, ty) = self.expr(&update.value)?;
+        if ty != Ty::Int {
+            return None;
+        }
+        Some(CUpdate::Int {
+            slot,
+            op: update.op,
+            value,
+            span: update.span,
+            target_span: update.target.span,
+            value_span: update.value.span,
+        })
+    }
+
+    fn int(&mut self, expr: &'d Expr) -> Option<CExpr> {
+        match self.expr(expr)? {
+            (e, Ty::Int) => Some(e),
+            _ => None,
+        }
+    }
+
+    fn boolean(&mut self, expr: &'d Expr) -> Option<CExpr> {
+        match self.expr(expr)? {
+            (e, Ty::Bool) => Some(e),
+            _ => None,
+        }
+    }
+
+    fn list(&self, expr: &Expr) -> Option<usize> {
+        match &expr.kind {
+            ExprKind::Var(v) => match self.lookup(v)? {
+                Local::List(slot) => Some(*slot),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn expr(&mut self, expr: &'d Expr) -> Option<(CExpr, Ty)> {
+        let b = Box::new;
+        Some(match &expr.kind {
+            ExprKind::Int(n) => (CExpr::Const(*n), Ty::Int),
+            ExprKind::Bool(v) => (CExpr::Const(*v as i64), Ty::Bool),
+            ExprKind::Var(name) => match self.lookup(name)? {
+                Local::Int(slot) => (CExpr::Int(*slot), Ty::Int),
+                Local::Const(Value::Int(n)) => (CExpr::Const(*n), Ty::Int),
+                Local::Const(Value::Bool(v)) => (CExpr::Const(*v as i64), Ty::Bool),
+                _ => return None,
+            },
+            ExprKind::Unary(UnaryOp::Neg, a) => (CExpr::Neg(b(self.int(a)?), expr.span), Ty::Int),
+            ExprKind::Unary(UnaryOp::Not, a) => (CExpr::Not(b(self.boolean(a)?)), Ty::Bool),
+            ExprKind::Binary(op, left, right) => match op {
+                BinaryOp::And | BinaryOp::Or => {
+                    let (l, r) = (self.boolean(left)?, self.boolean(right)?);
+                    if *op == BinaryOp::And {
+                        (CExpr::And(b(l), b(r)), Ty::Bool)
+                    } else {
+                        (CExpr::Or(b(l), b(r)), Ty::Bool)
+                    }
+                }
+                BinaryOp::Eq | BinaryOp::Ne => {
+                    let (l, lt) = self.expr(left)?;
+                    let (r, rt) = self.expr(right)?;
+                    if lt != rt {
+                        return None;
+                    }
+                    (CExpr::Eq(*op == BinaryOp::Ne, b(l), b(r)), Ty::Bool)
+                }
+                _ => {
+                    let (l, r) = (self.int(left)?, self.int(right)?);
+                    let ty = match op {
+                        BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => Ty::Bool,
+                        _ => Ty::Int,
+                    };
+                    let e = CExpr::Arith {
+                        op: *op,
+                        left: b(l),
+                        right: b(r),
+                        span: expr.span,
+                        right_span: right.span,
+                    };
+                    (e, ty)
+                }
+            },
+            ExprKind::If {
+                condition,
+                then,
+                otherwise,
+            } => {
+                let c = self.boolean(condition)?;
+                let (t, tt) = self.expr(then)?;
+                let (o, ot) = self.expr(otherwise)?;
+                if tt != ot {
+                    return None;
+                }
+                (CExpr::If(b(c), b(t), b(o)), tt)
+            }
+            ExprKind::Index { target, args } => {
+                let list = self.list(target)?;
+                let [arg] = args.as_slice() else {
+                    return None;
+                };
+                let index = self.int(arg)?;
+                (
+                    CExpr::Index {
+                        list,
+                        index: b(index),
+                        span: arg.span,
+                    },
+                    Ty::Int,
+                )
+            }
+            ExprKind::Call { callee, args } => {
+                let ExprKind::Var(name) = &callee.kind else {
+                    return None;
+                };
+                if self.lookup(name).is_some() {
+                    return None;
+                }
+                let (builtin, e) = match (name.as_str(), args.as_slice()) {
+                    ("min", [x, y]) => (
+                        "min",
+                        CExpr::MinMax(false, b(self.int(x)?), b(self.int(y)?)),
+                    ),
+                    ("max", [x, y]) => {
+                        ("max", CExpr::MinMax(true, b(self.int(x)?), b(self.int(y)?)))
+                    }
+                    ("abs", [x]) => ("abs", CExpr::Abs(b(self.int(x)?), expr.span)),
+                    ("len", [x]) => ("len", CExpr::Len(self.list(x)?)),
+                    ("xor", [x]) => ("xor", CExpr::Xor(self.list(x)?)),
+                    ("count", [x]) => ("count", CExpr::Count(self.list(x)?)),
+                    ("sum", [x]) => (
+                        "sum",
+                        CExpr::Sum {
+                            list: self.list(x)?,
+                            span: expr.span,
+                        },
+                    ),
+                    (m @ ("min" | "max"), [x]) => (
+                        if m == "min" { "min" } else { "max" },
+                        CExpr::MinMaxList {
+                            list: self.list(x)?,
+                            max: m == "max",
+                            span: x.span,
+                        },
+                    ),
+                    _ => return None,
+                };
+                if !self.builtins.contains(&builtin) {
+                    self.builtins.push(builtin);
+                }
+                (e, Ty::Int)
+            }
+            _ => return None,
+        })
+    }
+}
+
+fn flatten_and<'e>(e: &'e CExpr, out: &mut Vec<&'e CExpr>) {
+    if let CExpr::And(a, b) = e {
+        flatten_and(a, out);
+        flatten_and(b, out);
+    } else {
+        out.push(e);
+    }
+}
+
+/// What a run needs besides the compiled rules.
+pub struct Env<'e> {
+    pub display: &'e str,
+    pub max_elements: usize,
+    pub interrupted: &'e dyn Fn() -> bool,
+}
+
+struct Rt {
+    ints: Vec<i64>,
+    lists: Vec<Vec<i64>>,
+    base: Vec<i64>,
+    split: Option<Vec<i64>>,
+    steps: u32,
+}
+
+impl Compiled {
+    /// Every option of `state`, as the interpreter gives them.
+    pub fn options(
+        &self,
+        env: &Env<'_>,
+        state: &[i64],
+        emit: &mut dyn FnMut(&[i64]),
+    ) -> Result<(), Error> {
+        let mut rt = Rt {
+            ints: vec![0; self.ints],
+            lists: vec![Vec::new(); self.lists],
+            base: state.to_vec(),
+            split: None,
+            steps: 0,
+        };
+        match self.kind {
+            Kind::Heap | Kind::Tuple(_) => rt.ints[..state.len()].copy_from_slice(state),
+            Kind::List => rt.lists[0] = state.to_vec(),
+        }
+        for rule in &self.rules {
+            self.binders(env, rule, 0, &mut rt, emit)?;
+        }
+        Ok(())
+    }
+
+    fn tick(&self, env: &Env<'_>, rt: &mut Rt) -> Result<(), Error> {
+        rt.steps = rt.steps.wrapping_add(1);
+        if rt.steps % 4096 == 0 && (env.interrupted)() {
+            return Err(Error::Interrupted);
+        }
+        Ok(())
+    }
+
+    fn binders(
+        &self,
+        env: &Env<'_>,
+        rule: &CRule,
+        k: usize,
+        rt: &mut Rt,
+        emit: &mut dyn FnMut(&[i64]),
+    ) -> Result<(), Error> {
+        let Some(binder) = rule.binders.get(k) else {
+            return self.body(env, rule, rt, emit);
+        };
+        match binder {
+            CBinder::Let { slot, value } => {
+                rt.ints[*slot] = eval(value, rt)?;
+                self.binders(env, rule, k + 1, rt, emit)
+            }
+            CBinder::Range {
+                slot,
+                start,
+                end,
+                inclusive,
+            } => {
+                let start = eval(start, rt)?;
+                let end = eval(end, rt)?;
+                let (mut x, last) = match if *inclusive {
+                    Some(end)
+                } else {
+                    end.checked_sub(1)
+                } {
+                    Some(last) => (start, last),
+                    None => (0, -1),
+                };
+                while x <= last {
+                    self.tick(env, rt)?;
+                    rt.ints[*slot] = x;
+                    self.binders(env, rule, k + 1, rt, emit)?;
+                    match x.checked_add(1) {
+                        Some(next) => x = next,
+                        None => break,
+                    }
+                }
+                Ok(())
+            }
+            CBinder::Consts { slot, items } => {
+                for &x in items.iter() {
+                    self.tick(env, rt)?;
+                    rt.ints[*slot] = x;
+                    self.binders(env, rule, k + 1, rt, emit)?;
+                }
+                Ok(())
+            }
+            CBinder::SetExpr { slot, items } => {
+                let mut values = Vec::with_capacity(items.len());
+                for item in items {
+                    values.push(eval(item, rt)?);
+                }
+                values.sort_unstable();
+                values.dedup();
+                for x in values {
+                    self.tick(env, rt)?;
+                    rt.ints[*slot] = x;
+                    self.binders(env, rule, k + 1, rt, emit)?;
+                }
+                Ok(())
+            }
+            CBinder::Box {
+                slot,
+                low,
+                high,
+                inclusive,
+                end_span,
+                span,
+                xor_zero,
+            } => {
+                let low = eval(low, rt)?;
+                let mut highs = rt.lists[*high].clone();
+                if !*inclusive {
+                    for h in highs.iter_mut() {
+                        *h = h
+                            .checked_sub(1)
+                            .ok_or_else(|| Error::overflow("range end - 1", *end_span))?;
+                    }
+                }
+                if highs.iter().any(|&h| low > h) {
+                    return Ok(());
+                }
+                let size = highs.iter().fold(1i128, |acc, h| {
+                    acc.saturating_mul(*h as i128 - low as i128 + 1)
+                });
+                if size > env.max_elements as i128 {
+                    return Err(Error::TooLarge {
+                        what: "this box".into(),
+                        size: size.to_string(),
+                        limit: env.max_elements,
+                        span: *span,
+                    });
+                }
+                let n = highs.len();
+                let mut current = vec![low; n];
+                if *xor_zero && n > 0 {
+                    // The last coordinate is the xor of the others.
+                    loop {
+                        let x = current[..n - 1].iter().fold(0, |a, &b| a ^ b);
+                        if low <= x && x <= highs[n - 1] {
+                            current[n - 1] = x;
+                            self.tick(env, rt)?;
+                            rt.lists[*slot].clone_from(&current);
+                            self.binders(env, rule, k + 1, rt, emit)?;
+                        }
+                        let mut i = n - 1;
+                        loop {
+                            if i == 0 {
+                                return Ok(());
+                            }
+                            i -= 1;
+                            if current[i] < highs[i] {
+                                current[i] += 1;
+                                break;
+                            }
+                            current[i] = low;
+                        }
+                    }
+                }
+                loop {
+                    self.tick(env, rt)?;
+                    rt.lists[*slot].clone_from(&current);
+                    self.binders(env, rule, k + 1, rt, emit)?;
+                    let mut i = n;
+                    loop {
+                        if i == 0 {
+                            return Ok(());
+                        }
+                        i -= 1;
+                        if current[i] < highs[i] {
+                            current[i] += 1;
+                            break;
+                        }
+                        current[i] = low;
+                    }
+                }
+            }
+        }
+    }
+
+    fn body(
+        &self,
+        env: &Env<'_>,
+        rule: &CRule,
+        rt: &mut Rt,
+        emit: &mut dyn FnMut(&[i64]),
+    ) -> Result<(), Error> {
+        if let Some(condition) = &rule.condition {
+            if eval(condition, rt)? == 0 {
+                return Ok(());
+            }
+        }
+        let result = self
+            .updates(rule, rt)
+            .and_then(|()| self.emit(env, rule, rt, emit));
+        // Put the state back.
+        match self.kind {
+            Kind::Heap | Kind::Tuple(_) => {
+                let n = rt.base.len();
+                rt.ints[..n].copy_from_slice(&rt.base);
+            }
+            Kind::List => {
+                let Rt { lists, base, .. } = rt;
+                lists[0].clear();
+                lists[0].extend_from_slice(base);
+            }
+        }
+        rt.split = None;
+        result
+    }
+
+    /// Checks the option for negative counters, and emits it.
+    fn emit(
+        &self,
+        env: &Env<'_>,
+        rule: &CRule,
+        rt: &mut Rt,
+        emit: &mut dyn FnMut(&[i64]),
+    ) -> Result<(), Error> {
+        let option: &[i64] = match (&rt.split, self.kind) {
+            (Some(heaps), _) => heaps,
+            (None, Kind::List) => &rt.lists[0],
+            (None, Kind::Heap) => &rt.ints[..1],
+            (None, Kind::Tuple(n)) => &rt.ints[..n],
+        };
+        if option.iter().any(|&x| x < 0) {
+            return Err(Error::NegativeCounter {
+                state: format!("{}[{}]", env.display, super::join(option)),
+                span: rule.span,
+            });
+        }
+        emit(option);
+        Ok(())
+    }
+
+    fn updates(&self, rule: &CRule, rt: &mut Rt) -> Result<(), Error> {
+        for update in &rule.updates {
+            match update {
+                CUpdate::Int {
+                    slot,
+                    op,
+                    value,
+                    span,
+                    target_span,
+                    value_span,
+                } => {
+                    let v = eval(value, rt)?;
+                    let old = rt.ints[*slot];
+                    rt.ints[*slot] = step(*op, old, v, *span, *target_span, *value_span)?;
+                }
+                CUpdate::Index {
+                    op,
+                    value,
+                    index,
+                    index_span,
+                    span,
+                    target_span,
+                    value_span,
+                } => {
+                    let v = eval(value, rt)?;
+                    let i = eval(index, rt)?;
+                    let len = rt.lists[0].len();
+                    let i = usize::try_from(i)
+                        .ok()
+                        .filter(|&u| u < len)
+                        .ok_or(Error::Index {
+                            index: i,
+                            len,
+                            span: *index_span,
+                        })?;
+                    let old = rt.lists[0][i];
+                    rt.lists[0][i] = step(*op, old, v, *span, *target_span, *value_span)?;
+                }
+                CUpdate::List {
+                    op,
+                    list,
+                    span,
+                    target_span,
+                    value_span,
+                } => {
+                    let (state, rest) = rt.lists.split_at_mut(1);
+                    let (xs, ys) = (&mut state[0], &rest[*list - 1]);
+                    let sub = *op == UpdateOp::Sub;
+                    let ok = xs.len() == ys.len()
+                        && xs.iter().zip(ys.iter()).all(|(&x, &y)| {
+                            if sub {
+                                x.checked_sub(y).is_some()
+                            } else {
+                                x.checked_add(y).is_some()
+                            }
+                        });
+                    if !ok {
+                        // The interpreter's own error.
+                        let values =
+                            |v: &[i64]| Value::list(v.iter().map(|&x| Value::Int(x)).collect());
+                        let bop = if sub { BinaryOp::Sub } else { BinaryOp::Add };
+                        return Err(combine(
+                            bop,
+                            &values(xs),
+                            &values(ys),
+                            *span,
+                            *target_span,
+                            *value_span,
+                        )
+                        .expect_err("the interpreter fails too"));
+                    }
+                    for (x, &y) in xs.iter_mut().zip(ys.iter()) {
+                        *x = if sub { *x - y } else { *x + y };
+                    }
+                }
+                CUpdate::Split(items) => {
+                    let mut heaps = Vec::with_capacity(items.len());
+                    for item in items {
+                        heaps.push(eval(item, rt)?);
+                    }
+                    rt.split = Some(heaps);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn step(
+    op: UpdateOp,
+    old: i64,
+    new: i64,
+    span: Span,
+    _target: Span,
+    value: Span,
+) -> Result<i64, Error> {
+    match op {
+        UpdateOp::Assign => Ok(new),
+        UpdateOp::Add => int_op(BinaryOp::Add, old, new, span, value),
+        UpdateOp::Sub => int_op(BinaryOp::Sub, old, new, span, value),
+    }
+}
+
+fn eval(e: &CExpr, rt: &Rt) -> Result<i64, Error> {
+    Ok(match e {
+        CExpr::Const(n) => *n,
+        CExpr::Int(slot) => rt.ints[*slot],
+        CExpr::Index { list, index, span } => {
+            let items = &rt.lists[*list];
+            let i = eval(index, rt)?;
+            match usize::try_from(i).ok().and_then(|u| items.get(u)) {
+                Some(&x) => x,
+                None => {
+                    return Err(Error::Index {
+                        index: i,
+                        len: items.len(),
+                        span: *span,
+                    })
+                }
+            }
+        }
+        CExpr::Len(list) => rt.lists[*list].len() as i64,
+        CExpr::Xor(list) => rt.lists[*list].iter().fold(0, |a, &b| a ^ b),
+        CExpr::Count(list) => rt.lists[*list].iter().filter(|&&x| x != 0).count() as i64,
+        CExpr::Sum { list, span } => rt.lists[*list]
+            .iter()
+            .try_fold(0i64, |acc, &x| acc.checked_add(x))
+            .ok_or_else(|| Error::overflow("sum", *span))?,
+        CExpr::MinMaxList { list, max, span } => {
+            let items = &rt.lists[*list];
+            let best = if *max {
+                items.iter().max()
+            } else {
+                items.iter().min()
+            };
+            match best {
+                Some(&x) => x,
+                None => {
+                    let name = if *max { "max" } else { "min" };
+                    return Err(Error::invalid(
+                        format!("`{name}` of an empty list"),
+                        *span,
+                        "give at least one element",
+                    ));
+                }
+            }
+        }
+        CExpr::MinMax(max, a, b) => {
+            let (x, y) = (eval(a, rt)?, eval(b, rt)?);
+            if *max {
+                x.max(y)
+            } else {
+                x.min(y)
+            }
+        }
+        CExpr::Abs(a, span) => {
+            let n = eval(a, rt)?;
+            n.checked_abs()
+                .ok_or_else(|| Error::overflow(format!("abs({n})"), *span))?
+        }
+        CExpr::Neg(a, span) => {
+            let n = eval(a, rt)?;
+            n.checked_neg()
+                .ok_or_else(|| Error::overflow(format!("-({n})"), *span))?
+        }
+        CExpr::Not(a) => (eval(a, rt)? == 0) as i64,
+        CExpr::And(a, b) => (eval(a, rt)? != 0 && eval(b, rt)? != 0) as i64,
+        CExpr::Or(a, b) => (eval(a, rt)? != 0 || eval(b, rt)? != 0) as i64,
+        CExpr::Eq(ne, a, b) => ((eval(a, rt)? == eval(b, rt)?) != *ne) as i64,
+        CExpr::Arith {
+            op,
+            left,
+            right,
+            span,
+            right_span,
+        } => {
+            let (x, y) = (eval(left, rt)?, eval(right, rt)?);
+            match op {
+                BinaryOp::Add => match x.checked_add(y) {
+                    Some(v) => v,
+                    None => int_op(*op, x, y, *span, *right_span)?,
+                },
+                BinaryOp::Sub => match x.checked_sub(y) {
+                    Some(v) => v,
+                    None => int_op(*op, x, y, *span, *right_span)?,
+                },
+                BinaryOp::Lt => (x < y) as i64,
+                BinaryOp::Le => (x <= y) as i64,
+                BinaryOp::Gt => (x > y) as i64,
+                BinaryOp::Ge => (x >= y) as i64,
+                _ => int_op(*op, x, y, *span, *right_span)?,
+            }
+        }
+        CExpr::If(c, a, b) => {
+            if eval(c, rt)? != 0 {
+                eval(a, rt)?
+            } else {
+                eval(b, rt)?
+            }
+        }
+    })
+}

@@ -1,0 +1,322 @@
+//! The compiled rules against the AST walker: the same options, in the same order, and the
+//! same errors, for the prelude's games and for randomly generated rule games.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use proptest::prelude::*;
+
+use super::{interpret_only, RuleGame};
+use crate::error::{Error, Origin};
+use crate::eval::value::Value;
+use crate::eval::Globals;
+use crate::game::{Game, SolveError};
+use crate::syntax::ast::{GameDecl, StmtKind};
+
+fn decls(source: &str) -> Option<Vec<GameDecl>> {
+    let program = crate::syntax::parse(source).ok()?;
+    Some(
+        program
+            .statements
+            .into_iter()
+            .filter_map(|s| match s.kind {
+                StmtKind::Game(decl) => Some(decl),
+                _ => None,
+            })
+            .collect(),
+    )
+}
+
+fn game(source: &str, decl: GameDecl, params: Vec<Value>, max_elements: usize) -> RuleGame {
+    RuleGame::new(
+        decl.name.name.clone(),
+        Rc::new(decl),
+        Arc::new(Origin {
+            name: "<test>".into(),
+            text: source.into(),
+        }),
+        params,
+        Rc::new(RefCell::new(Globals::default())),
+        Arc::new(AtomicBool::new(false)),
+        max_elements,
+    )
+}
+
+type Options = (Vec<Vec<i64>>, Option<SolveError>);
+
+fn options(game: &RuleGame, state: &[i64], interpreted: bool) -> Options {
+    interpret_only(interpreted);
+    let mut out = Vec::new();
+    let result = game.options(state, &mut |o| out.push(o.to_vec()));
+    interpret_only(false);
+    (out, result.err())
+}
+
+fn same(game: &RuleGame, state: &[i64]) -> Result<(), TestCaseError> {
+    let interpreted = options(game, state, true);
+    let compiled = options(game, state, false);
+    prop_assert_eq!(&compiled, &interpreted, "state {:?}", state);
+    Ok(())
+}
+
+const PRELUDE: &str = include_str!("../../prelude.game");
+
+fn prelude_game(name: &str, params: Vec<Value>) -> RuleGame {
+    let decl = decls(PRELUDE)
+        .unwrap()
+        .into_iter()
+        .find(|d| d.name.name == name)
+        .unwrap();
+    game(PRELUDE, decl, params, 100_000)
+}
+
+#[test]
+fn the_prelude_rule_games_are_compiled() {
+    for (name, params) in [
+        ("nim", vec![]),
+        ("bash", vec![Value::Int(3)]),
+        ("grundys", vec![]),
+        ("lasker", vec![]),
+        ("wythoff", vec![]),
+        ("staircase", vec![]),
+        ("xor_nim", vec![]),
+        ("moore", vec![Value::Int(2)]),
+    ] {
+        assert!(prelude_game(name, params).compiled.is_some(), "{name}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn prelude_games_compiled_as_interpreted(
+        heap in 0i64..40,
+        pair in (0i64..12, 0i64..12),
+        list in prop::collection::vec(0i64..7, 0..=5),
+        k in 0i64..4,
+    ) {
+        for (name, params) in [("nim", vec![]), ("bash", vec![Value::Int(k)]),
+            ("grundys", vec![]), ("lasker", vec![])] {
+            same(&prelude_game(name, params), &[heap])?;
+        }
+        same(&prelude_game("wythoff", vec![]), &[pair.0, pair.1])?;
+        for (name, params) in [("staircase", vec![]), ("xor_nim", vec![]),
+            ("moore", vec![Value::Int(k)])] {
+            same(&prelude_game(name, params), &list)?;
+        }
+    }
+}
+
+/// A small random source of choices.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.next(items.len() as u64) as usize]
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Shape {
+    Heap,
+    Tuple,
+    List,
+}
+
+/// A random integer expression over the integer variables `ints` (and the list `s`).
+fn int_expr(g: &mut Gen, ints: &[String], list: bool, depth: u32) -> String {
+    let leaf = depth == 0 || g.next(3) == 0;
+    if leaf {
+        return match g.next(4) {
+            0 | 1 if !ints.is_empty() => ints[g.next(ints.len() as u64) as usize].clone(),
+            2 if list => g
+                .pick(&["len(s)", "xor(s)", "count(s)", "sum(s)", "max(s)"])
+                .into(),
+            _ => (g.next(7) as i64 - 2).to_string(),
+        };
+    }
+    let a = int_expr(g, ints, list, depth - 1);
+    let b = int_expr(g, ints, list, depth - 1);
+    match g.next(9) {
+        0 if list => format!("s[{a}]"),
+        1 => format!("min({a}, {b})"),
+        2 => format!("abs({a})"),
+        3 => format!("-{a}"),
+        4 => format!("(if {} then {a} else {b})", cond(g, ints, list, depth - 1)),
+        _ => {
+            let op = g.pick(&["+", "-", "*", "/", "%", "^", "+", "-"]);
+            format!("({a} {op} {b})")
+        }
+    }
+}
+
+fn cond(g: &mut Gen, ints: &[String], list: bool, depth: u32) -> String {
+    let a = int_expr(g, ints, list, depth);
+    let b = int_expr(g, ints, list, depth);
+    let op = g.pick(&["<", "<=", ">", ">=", "==", "!="]);
+    let c = format!("{a} {op} {b}");
+    match g.next(5) {
+        0 if depth > 0 => format!("{c} and {}", cond(g, ints, list, depth - 1)),
+        1 if depth > 0 => format!("{c} or not {}", cond(g, ints, list, depth - 1)),
+        _ => c,
+    }
+}
+
+/// A random rule game and a state for it.
+fn rule_game(g: &mut Gen) -> (String, Shape) {
+    let shape = match g.next(3) {
+        0 => Shape::Heap,
+        1 => Shape::Tuple,
+        _ => Shape::List,
+    };
+    let (head, state_ints): (&str, Vec<String>) = match shape {
+        Shape::Heap => ("on n", vec!["n".into()]),
+        Shape::Tuple => ("on (a, b)", vec!["a".into(), "b".into()]),
+        Shape::List => (
+            if g.next(2) == 0 {
+                "on s[]"
+            } else {
+                "on s[] unordered"
+            },
+            vec![],
+        ),
+    };
+    let list = shape == Shape::List;
+    let mut source = format!("game g(m) {head} {{\n");
+    for _ in 0..1 + g.next(3) {
+        let mut ints: Vec<String> = state_ints.clone();
+        ints.push("m".into());
+        let mut binders = Vec::new();
+        let mut boxes = Vec::new();
+        for k in 0..g.next(3) {
+            let name = format!("x{k}");
+            let lo = int_expr(g, &ints, list, 1);
+            let hi = int_expr(g, &ints, list, 1);
+            match g.next(5) {
+                0 => binders.push(format!("{name} = {lo}")),
+                1 => binders.push(format!("{name} in {{{lo}, {hi}, 1}}")),
+                2 if list => {
+                    binders.push(format!("{name} in {} s", g.pick(&["0..=", "0..", "1..="])));
+                    boxes.push(name.clone());
+                    continue;
+                }
+                _ => {
+                    let dots = g.pick(&["..", "..="]);
+                    binders.push(format!("{name} in {lo}{dots}min({hi}, 5)"))
+                }
+            }
+            ints.push(name);
+        }
+        let mut conds = Vec::new();
+        if let Some(b) = boxes.last() {
+            if g.next(2) == 0 {
+                conds.push(format!("count({b}) > 0"));
+            }
+            conds.push(format!("xor({b}) == 0"));
+        }
+        if g.next(2) == 0 {
+            conds.push(cond(g, &ints, list, 1));
+        }
+        let mut updates = Vec::new();
+        for _ in 0..1 + g.next(2) {
+            let e = int_expr(g, &ints, list, 2);
+            let op = g.pick(&["-=", "+=", "="]);
+            updates.push(match shape {
+                Shape::Heap => {
+                    if g.next(3) == 0 {
+                        updates.clear();
+                        let f = int_expr(g, &ints, list, 1);
+                        updates.push(format!("n = [{e}, {f}]"));
+                        break;
+                    }
+                    format!("n {op} {e}")
+                }
+                Shape::Tuple => format!("{} {op} {e}", g.pick(&["a", "b"])),
+                Shape::List => match boxes.last() {
+                    Some(b) if g.next(2) == 0 => format!("s {} {b}", g.pick(&["-=", "+="])),
+                    _ => format!("s[{}] {op} {e}", int_expr(g, &ints, list, 1)),
+                },
+            });
+        }
+        let binders = if binders.is_empty() {
+            String::new()
+        } else {
+            format!("for {} ", binders.join(", "))
+        };
+        let condition = if conds.is_empty() {
+            String::new()
+        } else {
+            format!("if {} ", conds.join(" and "))
+        };
+        source += &format!("    {binders}{condition}{{ {} }}\n", updates.join("; "));
+    }
+    source += "}\n";
+    (source, shape)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_rule_games_compiled_as_interpreted(
+        seed in 1u64..,
+        m in -2i64..5,
+        states in prop::collection::vec(prop::collection::vec(0i64..5, 0..=4), 4),
+    ) {
+        let mut g = Gen(seed);
+        let (source, shape) = rule_game(&mut g);
+        let Some(mut found) = decls(&source) else {
+            return Ok(());
+        };
+        let Some(decl) = found.pop() else {
+            return Ok(());
+        };
+        let game = game(&source, decl, vec![Value::Int(m)], 300);
+        for state in &states {
+            let state: Vec<i64> = match shape {
+                Shape::Heap => vec![state.first().copied().unwrap_or(3)],
+                Shape::Tuple => vec![state.first().copied().unwrap_or(1), state.len() as i64],
+                Shape::List => state.clone(),
+            };
+            let interpreted = options(&game, &state, true);
+            let compiled = options(&game, &state, false);
+            prop_assert_eq!(&compiled, &interpreted, "{}\nstate {:?}", source, state);
+        }
+    }
+}
+
+/// How many random games the compiler handles (not a check of correctness, but a guard
+/// against a generator that only exercises the fallback).
+#[test]
+fn most_random_rule_games_are_compiled() {
+    let (mut parsed, mut compiled) = (0, 0);
+    for seed in 1..500u64 {
+        let mut g = Gen(seed * 7919);
+        let (source, _) = rule_game(&mut g);
+        let Some(decl) = decls(&source).and_then(|mut d| d.pop()) else {
+            continue;
+        };
+        parsed += 1;
+        compiled += game(&source, decl, vec![Value::Int(1)], 300)
+            .compiled
+            .is_some() as usize;
+    }
+    assert!(parsed > 400, "{parsed} parsed");
+    assert!(
+        compiled * 10 > parsed * 8,
+        "{compiled} of {parsed} compiled"
+    );
+}
+
+#[allow(dead_code)]
+fn _unused(_: Error) {}
