@@ -211,6 +211,8 @@ impl Solver {
         let heap_like = self.game.heap_like();
         self.push(stack, root, limits)?;
         let mut values = Vec::new();
+        // The child being looked at, in a buffer reused for every child.
+        let mut child: Vec<i64> = Vec::new();
         while let Some(top) = stack.last_mut() {
             let children = if heap_like {
                 top.flat.len()
@@ -220,12 +222,13 @@ impl Solver {
             if top.next_child < children {
                 let i = top.next_child;
                 top.next_child += 1;
-                let child: Box<[i64]> = if heap_like {
-                    Box::new([top.flat[i]])
+                child.clear();
+                if heap_like {
+                    child.push(top.flat[i]);
                 } else {
                     let (a, b) = top.bounds[i];
-                    top.flat[a as usize..b as usize].into()
-                };
+                    child.extend_from_slice(&top.flat[a as usize..b as usize]);
+                }
                 match self.slot(&child) {
                     UNKNOWN => self.push(stack, &child, limits)?,
                     ACTIVE => return Err(self.loop_error(stack, &child)),
