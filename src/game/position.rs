@@ -7,6 +7,7 @@ use rustc_hash::FxHashMap;
 use super::loopy::{self, GValue, Outcome};
 use super::pattern::{Pattern, HUGE};
 use super::period::Structure;
+use super::solver::SPARSE_ENTRY_BYTES;
 use super::{mex, Game, Limits, SolveError, Solver};
 
 /// Which game instance a component belongs to: an index into the engine.
@@ -92,6 +93,7 @@ pub struct Engine {
     /// Generalized values of the games found to be loopy.
     loopy: FxHashMap<GameId, FxHashMap<Box<[i64]>, GValue>>,
     misere: FxHashMap<Vec<Part>, u32>,
+    misere_bytes: usize,
     pub limits: Limits,
 }
 
@@ -105,6 +107,7 @@ impl Engine {
             patterns: FxHashMap::default(),
             loopy: FxHashMap::default(),
             misere: FxHashMap::default(),
+            misere_bytes: 0,
             limits,
         }
     }
@@ -376,6 +379,12 @@ impl Engine {
                             self.limits.check_interrupt()?;
                         }
                         let grand = self.misere_options(&child)?;
+                        self.misere_bytes +=
+                            child.iter().map(|p| p.state.len() * 8 + 24).sum::<usize>()
+                                + SPARSE_ENTRY_BYTES;
+                        if self.misere_bytes > self.limits.max_memory {
+                            return Err(SolveError::MemoryLimit(self.limits.max_memory));
+                        }
                         self.misere.insert(child.clone(), ACTIVE);
                         stack.push((child, grand, 0));
                     }
