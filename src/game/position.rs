@@ -99,6 +99,9 @@ pub struct Engine {
 
 const ACTIVE: u32 = u32::MAX;
 
+/// A sum being searched under misère play: its key, its options, and the next option to visit.
+type MisereFrame = (Vec<Part>, Vec<Vec<Part>>, usize);
+
 impl Engine {
     pub fn new(limits: Limits) -> Engine {
         Engine {
@@ -338,7 +341,7 @@ impl Engine {
         if let Some(&v) = self.misere.get(&root).filter(|v| **v != ACTIVE) {
             return Ok(v as u64);
         }
-        let mut stack: Vec<(Vec<Part>, Vec<Vec<Part>>, usize)> = Vec::new();
+        let mut stack: Vec<MisereFrame> = Vec::new();
         let result = self.misere_search(root.clone(), &mut stack);
         if result.is_err() {
             for (key, _, _) in stack {
@@ -352,7 +355,7 @@ impl Engine {
     fn misere_search(
         &mut self,
         root: Vec<Part>,
-        stack: &mut Vec<(Vec<Part>, Vec<Vec<Part>>, usize)>,
+        stack: &mut Vec<MisereFrame>,
     ) -> Result<(), SolveError> {
         let options = self.misere_options(&root)?;
         self.misere.insert(root.clone(), ACTIVE);
