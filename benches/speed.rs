@@ -77,7 +77,7 @@ fn time_interpreter(source: &str, reps: usize) -> Duration {
         let mut session = Session::new(limits);
         let mut out = Vec::new();
         let start = Instant::now();
-        if let Err(e) = session.run(source, &mut out) {
+        if let Err(e) = session.run("bench", source, &mut out) {
             panic!("{source}\n{e:?}");
         }
         best = best.min(start.elapsed());

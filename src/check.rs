@@ -386,14 +386,13 @@ impl Checker<'_> {
                     "only the state of a list game (`on s[]`) is indexed",
                 ));
             }
-            if value == Ty::List && update.index.is_none() && !var.list {
-                if !self.heap_game || update.op != UpdateOp::Assign {
-                    self.errors.push(Error::invalid(
-                        format!("`{}` is a counter and cannot take a list", var.name),
-                        update.value.span,
-                        "only a heap game (`on n`) splits its heap: `n = [a, b]`",
-                    ));
-                }
+            let splits_heap = self.heap_game && update.op == UpdateOp::Assign;
+            if value == Ty::List && update.index.is_none() && !var.list && !splits_heap {
+                self.errors.push(Error::invalid(
+                    format!("`{}` is a counter and cannot take a list", var.name),
+                    update.value.span,
+                    "only a heap game (`on n`) splits its heap: `n = [a, b]`",
+                ));
             }
         }
         self.locals.truncate(depth);

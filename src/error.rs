@@ -163,7 +163,7 @@ pub enum Error {
     #[error("the search went over the state limit of {limit} states")]
     #[diagnostic(
         code(grundy::state_limit),
-        help("raise the limit with `--max-states N` on the command line")
+        help("raise the limit with `--max-states N` on the command line, or `:limit N` at the prompt")
     )]
     StateLimit {
         limit: usize,
@@ -219,11 +219,24 @@ pub enum Error {
         span: Span,
     },
 
+    /// Memo tables over the memory limit: `grundy staircase[9, 9, 9, 9, 9, 9, 9]` with
+    /// `--max-memory 1`.
+    #[error("the search went over the memory limit of {megabytes} MiB (estimated)")]
+    #[diagnostic(
+        code(grundy::memory_limit),
+        help("raise the limit with `--max-memory MIB` on the command line, or `:limit memory MIB` at the prompt")
+    )]
+    MemoryLimit {
+        megabytes: usize,
+        #[label("while solving this")]
+        span: Span,
+    },
+
     /// A value too large to hold: `0..10^12` as a list, a box with too many elements.
     #[error("{what} is too large: {size} elements (the limit is {limit})")]
     #[diagnostic(
         code(grundy::too_large),
-        help("work on a smaller range, or raise the limit with `--max-states N`")
+        help("work on a smaller range, or raise the limit with `--max-states N` (`:limit N` at the prompt)")
     )]
     TooLarge {
         what: String,

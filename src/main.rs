@@ -36,6 +36,10 @@ struct Cli {
     /// The most states one search may store (and the most elements of a list built from a range).
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_states)]
     max_states: usize,
+
+    /// The most memory, in MiB, the memo tables of one game may take (estimated as they grow).
+    #[arg(long, value_name = "MIB", default_value_t = Limits::default().max_memory >> 20)]
+    max_memory: usize,
 }
 
 /// The exit status after Ctrl-C, as shells report a process ended by SIGINT.
@@ -45,6 +49,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let limits = Limits {
         max_states: cli.max_states,
+        max_memory: cli.max_memory.saturating_mul(1 << 20),
         ..Limits::default()
     };
     let (name, source) = match (&cli.file, &cli.eval) {

@@ -33,7 +33,7 @@ fn errors_exit_1_with_a_diagnostic_on_stderr() {
 
 #[test]
 fn ctrl_c_stops_a_file_run_with_status_130() {
-    let mut child = grundy()
+    let child = grundy()
         .args([
             "-e",
             "check grundy(bash(3)[n % 50]) >= 0 for n in 0..=10^15",

@@ -6,16 +6,21 @@
 
 use grundy::game::Limits;
 
+/// Small limits, so that the programs about limits reach them quickly.
+fn corpus_limits() -> Limits {
+    Limits {
+        max_states: 200_000,
+        max_memory: 8 << 20,
+        ..Limits::default()
+    }
+}
+
 #[test]
 fn every_bad_program_gets_its_diagnostic() {
     insta::glob!("inputs/errors/*.game", |path| {
         let source = std::fs::read_to_string(path).unwrap();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let limits = Limits {
-            max_states: 200_000,
-            ..Limits::default()
-        };
-        let rendered = match grundy::run_to_string_with(&name, &source, limits) {
+        let rendered = match grundy::run_to_string_with(&name, &source, corpus_limits()) {
             Ok(out) => panic!("{name} ran without error:\n{out}"),
             Err(e) => e,
         };
@@ -25,18 +30,17 @@ fn every_bad_program_gets_its_diagnostic() {
 
 #[test]
 fn the_corpus_covers_every_error_code() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/errors");
     let mut seen = std::collections::BTreeSet::new();
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.to_string_lossy().contains("error_corpus") {
-            let text = std::fs::read_to_string(&path).unwrap();
-            for code in text
-                .split_whitespace()
-                .filter(|w| w.starts_with("grundy::"))
-            {
-                seen.insert(code.to_string());
-            }
+        let source = std::fs::read_to_string(&path).unwrap();
+        let rendered = grundy::run_to_string_with("corpus", &source, corpus_limits()).unwrap_err();
+        for code in rendered
+            .split_whitespace()
+            .filter(|w| w.starts_with("grundy::"))
+        {
+            seen.insert(code.to_string());
         }
     }
     let error_rs = include_str!("../src/error.rs");

@@ -21,6 +21,7 @@ fn run_guarded(source: &str) -> bool {
     });
     let limits = Limits {
         max_states: 20_000,
+        max_memory: 64 << 20,
         interrupt,
     };
     let result = grundy::run_to_string_with("hostile", source, limits);

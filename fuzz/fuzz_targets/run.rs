@@ -35,6 +35,7 @@ fuzz_target!(|data: &[u8]| {
     *CURRENT.lock().unwrap() = Some((Instant::now(), interrupt.clone()));
     let limits = Limits {
         max_states: 20_000,
+        max_memory: 64 << 20,
         interrupt,
     };
     let _ = grundy::run_to_string_with("fuzz", source, limits);

@@ -86,9 +86,7 @@ impl Interpreter {
             game,
             state: Box::new([n]),
         };
-        self.engine
-            .part_value(&part)
-            .map_err(|e| solve_error(e, span))
+        self.part_value_at(&part, span)
     }
 
     /// The positions reachable from `target`, as a Graphviz digraph labelled with values.

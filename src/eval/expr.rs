@@ -47,6 +47,10 @@ pub fn solve_error(error: SolveError, span: Span) -> Error {
             span,
         },
         SolveError::StateLimit(limit) => Error::StateLimit { limit, span },
+        SolveError::MemoryLimit(bytes) => Error::MemoryLimit {
+            megabytes: bytes >> 20,
+            span,
+        },
         SolveError::Unknown { heap, known } => Error::Unproved { heap, known, span },
         SolveError::TooManyOptions => Error::TooManyOptions { span },
         SolveError::LoopySplit(position) => Error::LoopySplit { position, span },

@@ -443,11 +443,7 @@ impl Interpreter {
                 game: game.id,
                 state: Box::new([n]),
             };
-            values.push(
-                self.engine
-                    .part_value(&part)
-                    .map_err(|e| solve_error(e, range.span))?,
-            );
+            values.push(self.part_value_at(&part, range.span)?);
         }
         let mut text = format!("{} {start}..={last}:", game.display);
         let width = last.max(0).to_string().len();
@@ -471,7 +467,12 @@ impl Interpreter {
         }
     }
 
+    /// The value of one component, for the sweeps of `sequence`, `table`, `compare` and `plot`,
+    /// which stop here when Ctrl-C is pressed.
     pub(crate) fn part_value_at(&mut self, part: &Part, span: Span) -> Result<u64, Error> {
+        if self.interrupted() {
+            return Err(Error::Interrupted);
+        }
         self.engine
             .part_value(part)
             .map_err(|e| solve_error(e, span))

@@ -184,6 +184,11 @@ fn reachable(
         if states.len() > limits.max_states {
             return Err(SolveError::StateLimit(limits.max_states));
         }
+        if states.len() * (root.len() * 8 + 2 * super::solver::SPARSE_ENTRY_BYTES)
+            > limits.max_memory
+        {
+            return Err(SolveError::MemoryLimit(limits.max_memory));
+        }
         if next % 1024 == 0 {
             limits.check_interrupt()?;
         }

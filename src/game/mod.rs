@@ -9,7 +9,7 @@ pub mod octal;
 pub mod pattern;
 pub mod period;
 pub mod position;
-mod solver;
+pub mod solver;
 pub mod subtraction;
 
 pub use position::{Engine, GameId, Move, Part, Position};
@@ -67,6 +67,8 @@ pub enum SolveError {
     Loop(Vec<String>),
     /// More states than the limit would be stored.
     StateLimit(usize),
+    /// The memo tables of a game would take more than this many bytes.
+    MemoryLimit(usize),
     /// A heap beyond what can be computed, in a game with no proved period or closed form;
     /// values are known up to `known`.
     Unknown {
@@ -92,6 +94,8 @@ impl From<Error> for SolveError {
 #[derive(Clone, Debug)]
 pub struct Limits {
     pub max_states: usize,
+    /// The most bytes the memo tables of one game may take, as estimated while they grow.
+    pub max_memory: usize,
     pub interrupt: Arc<AtomicBool>,
 }
 
@@ -99,6 +103,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_states: 20_000_000,
+            max_memory: 4 << 30,
             interrupt: Arc::new(AtomicBool::new(false)),
         }
     }

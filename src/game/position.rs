@@ -7,6 +7,7 @@ use rustc_hash::FxHashMap;
 use super::loopy::{self, GValue, Outcome};
 use super::pattern::{Pattern, HUGE};
 use super::period::Structure;
+use super::solver::SPARSE_ENTRY_BYTES;
 use super::{mex, Game, Limits, SolveError, Solver};
 
 /// Which game instance a component belongs to: an index into the engine.
@@ -92,10 +93,14 @@ pub struct Engine {
     /// Generalized values of the games found to be loopy.
     loopy: FxHashMap<GameId, FxHashMap<Box<[i64]>, GValue>>,
     misere: FxHashMap<Vec<Part>, u32>,
+    misere_bytes: usize,
     pub limits: Limits,
 }
 
 const ACTIVE: u32 = u32::MAX;
+
+/// A sum being searched under misère play: its key, its options, and the next option to visit.
+type MisereFrame = (Vec<Part>, Vec<Vec<Part>>, usize);
 
 impl Engine {
     pub fn new(limits: Limits) -> Engine {
@@ -105,6 +110,7 @@ impl Engine {
             patterns: FxHashMap::default(),
             loopy: FxHashMap::default(),
             misere: FxHashMap::default(),
+            misere_bytes: 0,
             limits,
         }
     }
@@ -335,7 +341,7 @@ impl Engine {
         if let Some(&v) = self.misere.get(&root).filter(|v| **v != ACTIVE) {
             return Ok(v as u64);
         }
-        let mut stack: Vec<(Vec<Part>, Vec<Vec<Part>>, usize)> = Vec::new();
+        let mut stack: Vec<MisereFrame> = Vec::new();
         let result = self.misere_search(root.clone(), &mut stack);
         if result.is_err() {
             for (key, _, _) in stack {
@@ -349,7 +355,7 @@ impl Engine {
     fn misere_search(
         &mut self,
         root: Vec<Part>,
-        stack: &mut Vec<(Vec<Part>, Vec<Vec<Part>>, usize)>,
+        stack: &mut Vec<MisereFrame>,
     ) -> Result<(), SolveError> {
         let options = self.misere_options(&root)?;
         self.misere.insert(root.clone(), ACTIVE);
@@ -376,6 +382,12 @@ impl Engine {
                             self.limits.check_interrupt()?;
                         }
                         let grand = self.misere_options(&child)?;
+                        self.misere_bytes +=
+                            child.iter().map(|p| p.state.len() * 8 + 24).sum::<usize>()
+                                + SPARSE_ENTRY_BYTES;
+                        if self.misere_bytes > self.limits.max_memory {
+                            return Err(SolveError::MemoryLimit(self.limits.max_memory));
+                        }
                         self.misere.insert(child.clone(), ACTIVE);
                         stack.push((child, grand, 0));
                     }

@@ -11,6 +11,10 @@ use super::{mex, Game, Limits, SolveError};
 const UNKNOWN: u32 = u32::MAX;
 const ACTIVE: u32 = u32::MAX - 1;
 
+/// What a hash-map entry costs beyond its key's counters: the boxed slice's pointer and length,
+/// the value, the table's control bytes and the allocation's own overhead.
+pub const SPARSE_ENTRY_BYTES: usize = 48;
+
 /// The memo of one game instance: a dense table for heap-like games, a hash map otherwise.
 /// It lives as long as the run, so every query on the same game reuses it.
 pub struct Solver {
@@ -18,6 +22,8 @@ pub struct Solver {
     dense: Vec<u32>,
     sparse: FxHashMap<Box<[i64]>, u32>,
     stored: usize,
+    /// An estimate of the bytes the tables take.
+    bytes: usize,
     visits: u32,
     /// For games with heap rules, their sequence, which replaces the search.
     heap: Option<HeapSequence>,
@@ -49,6 +55,7 @@ impl Solver {
             dense: Vec::new(),
             sparse: FxHashMap::default(),
             stored: 0,
+            bytes: 0,
             visits: 0,
         }
     }
@@ -67,6 +74,9 @@ impl Solver {
         if let Some(heap) = &mut self.heap {
             let v = heap.value(state[0] as u64, limits)?;
             self.stored = self.stored.max(heap.len());
+            if heap.len() * 4 > limits.max_memory {
+                return Err(SolveError::MemoryLimit(limits.max_memory));
+            }
             return Ok(v as u64);
         }
         if let Some(lines) = self.lines.as_mut().filter(|_| state.len() == 2) {
@@ -129,11 +139,20 @@ impl Solver {
                     return Err(SolveError::StateLimit(limits.max_states));
                 }
                 let grown = (n + 1).max(self.dense.len() * 2).min(limits.max_states);
+                self.grow_bytes((grown - self.dense.len()) * 4, limits)?;
                 self.dense.resize(grown, UNKNOWN);
             }
             self.dense[n] = value;
-        } else {
-            self.sparse.insert(state.into(), value);
+        } else if self.sparse.insert(state.into(), value).is_none() {
+            self.grow_bytes(state.len() * 8 + SPARSE_ENTRY_BYTES, limits)?;
+        }
+        Ok(())
+    }
+
+    fn grow_bytes(&mut self, bytes: usize, limits: &Limits) -> Result<(), SolveError> {
+        self.bytes += bytes;
+        if self.bytes > limits.max_memory {
+            return Err(SolveError::MemoryLimit(limits.max_memory));
         }
         Ok(())
     }

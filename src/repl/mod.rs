@@ -64,17 +64,18 @@ pub const COMMANDS: &[(&str, &str)] = &[
     (":time", "toggle printing how long each answer took"),
     (
         ":limit N",
-        "the most states one search may store (`:limit` shows it)",
+        "the most states one search may store; `:limit memory MIB` the most memory (`:limit` shows both)",
     ),
     (":quit", "leave (Ctrl-D does too)"),
 ];
 
 impl Session {
-    /// Sets the most states one search may store (and the most elements of a list built from a
-    /// range), for every search from now on.
-    pub fn set_max_states(&mut self, max_states: usize) {
+    /// Sets the most states and memory one search may take (and the most elements of a list
+    /// built from a range), for every search from now on.
+    pub fn set_limits(&mut self, limits: &Limits) {
         if let Some(engine) = Host::engine(&mut self.interpreter) {
-            engine.limits.max_states = max_states;
+            engine.limits.max_states = limits.max_states;
+            engine.limits.max_memory = limits.max_memory;
         }
     }
 
@@ -261,14 +262,6 @@ impl Backend {
             } else {
                 self.render(&errors, name, source)
             };
-            if errors
-                .iter()
-                .any(|e| matches!(e, Error::StateLimit { .. } | Error::TooLarge { .. }))
-            {
-                answer
-                    .errors
-                    .push_str("  note: at the prompt, `:limit N` sets the limit\n");
-            }
         }
         if self.timing {
             answer
@@ -330,17 +323,35 @@ impl Backend {
     }
 
     fn limit(&mut self, argument: &str) -> Answer {
+        let describe = |limits: &Limits| {
+            format!(
+                "state limit: {} states; memory limit: {} MiB\n",
+                limits.max_states,
+                limits.max_memory >> 20
+            )
+        };
         if argument.is_empty() {
-            return Answer::output(format!("state limit: {} states\n", self.limits.max_states));
+            return Answer::output(describe(&self.limits));
         }
-        match argument.replace('_', "").parse::<usize>() {
+        let (memory, number) = match argument.strip_prefix("memory") {
+            Some(rest) => (true, rest.trim()),
+            None => (
+                false,
+                argument.strip_prefix("states").unwrap_or(argument).trim(),
+            ),
+        };
+        match number.replace('_', "").parse::<usize>() {
             Ok(n) if n > 0 => {
-                self.limits.max_states = n;
-                self.session.set_max_states(n);
-                Answer::output(format!("state limit: {n} states\n"))
+                if memory {
+                    self.limits.max_memory = n.saturating_mul(1 << 20);
+                } else {
+                    self.limits.max_states = n;
+                }
+                self.session.set_limits(&self.limits);
+                Answer::output(describe(&self.limits))
             }
             _ => Answer::error(format!(
-                "`{argument}` is not a positive number of states: write e.g. `:limit 1000000`\n"
+                "`{argument}` is not a limit: write e.g. `:limit 1000000` (states) or `:limit memory 2048` (MiB)\n"
             )),
         }
     }
