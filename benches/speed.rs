@@ -32,7 +32,7 @@ fn main() {
         if !filters.is_empty() && !filters.iter().any(|f| case.name.contains(f.as_str())) {
             continue;
         }
-        let interpreter = time_interpreter(&case.source, case.reps);
+        let interpreter = time_interpreter(&case.source, case.reps, case.walker);
         let (baseline, how) = (case.baseline)();
         let ratio = interpreter.as_secs_f64() / baseline.as_secs_f64();
         let ratio = if ratio < 0.001 {
@@ -54,6 +54,8 @@ struct Case {
     name: String,
     source: String,
     reps: usize,
+    /// Whether rule games run on the AST walker instead of their compiled rules.
+    walker: bool,
     baseline: Box<dyn Fn() -> (Duration, String)>,
 }
 
@@ -67,7 +69,8 @@ fn show(d: Duration) -> String {
 }
 
 /// The best of `reps` runs of `source`, each in a fresh session.
-fn time_interpreter(source: &str, reps: usize) -> Duration {
+fn time_interpreter(source: &str, reps: usize, walker: bool) -> Duration {
+    grundy::eval::interpret_only(walker);
     let mut best = Duration::MAX;
     for _ in 0..reps {
         let limits = Limits {
@@ -106,6 +109,7 @@ fn cases(quick: bool) -> Vec<Case> {
             name: format!("{name} to {n}"),
             source,
             reps: 1,
+            walker: false,
             baseline: Box::new(move || {
                 let t = best_of(2, || naive_heap(small, moves));
                 let scale = (n as f64 / small as f64).powi(2);
@@ -121,6 +125,35 @@ fn cases(quick: bool) -> Vec<Case> {
     let wythoff_n = if quick { 200 } else { 1000 };
     let xor_h = if quick { 6 } else { 12 };
     let stair_h = if quick { 3 } else { 6 };
+    let walker_xor_h = if quick { 4 } else { 8 };
+    let xor_case = |h: i64, walker: bool| Case {
+        name: if walker {
+            format!("xor_nim (AST walker), 5 heaps <= {h}")
+        } else {
+            format!("xor_nim, 5 heaps <= {h}")
+        },
+        source: format!(
+            "check grundy(xor_nim[a, b, c, d, e]) >= 0 for a in 0..={h}, \
+             b in 0..={h}, c in 0..={h}, d in 0..={h}, e in 0..={h}"
+        ),
+        reps: 1,
+        walker,
+        baseline: Box::new(move || (best_of(1, || memo_xor_nim(h)), "memoized search".into())),
+    };
+    let stair_case = |h: i64, walker: bool| Case {
+        name: if walker {
+            format!("staircase (AST walker), 5 steps <= {h}")
+        } else {
+            format!("staircase, 5 steps <= {h}")
+        },
+        source: format!(
+            "check grundy(staircase[a, b, c, d, e]) >= 0 for a in 0..={h}, \
+             b in 0..={h}, c in 0..={h}, d in 0..={h}, e in 0..={h}"
+        ),
+        reps: 1,
+        walker,
+        baseline: Box::new(move || (best_of(2, || memo_staircase(h)), "memoized search".into())),
+    };
     vec![
         heap(
             "grundys (rule form)",
@@ -175,6 +208,7 @@ fn cases(quick: bool) -> Vec<Case> {
             name: format!("wythoff, all a, b < {wythoff_n}"),
             source: format!("ppos wythoff 0..{wythoff_n}, 0..{wythoff_n}"),
             reps: 1,
+            walker: false,
             baseline: Box::new(move || {
                 (
                     best_of(2, || naive_wythoff(wythoff_n)),
@@ -182,31 +216,10 @@ fn cases(quick: bool) -> Vec<Case> {
                 )
             }),
         },
-        Case {
-            name: format!("xor_nim, 5 heaps <= {xor_h}"),
-            source: format!(
-                "check grundy(xor_nim[a, b, c, d, e]) >= 0 for a in 0..={xor_h}, \
-                 b in 0..={xor_h}, c in 0..={xor_h}, d in 0..={xor_h}, e in 0..={xor_h}"
-            ),
-            reps: 1,
-            baseline: Box::new(move || {
-                (best_of(1, || memo_xor_nim(xor_h)), "memoized search".into())
-            }),
-        },
-        Case {
-            name: format!("staircase, 5 steps <= {stair_h}"),
-            source: format!(
-                "check grundy(staircase[a, b, c, d, e]) >= 0 for a in 0..={stair_h}, \
-                 b in 0..={stair_h}, c in 0..={stair_h}, d in 0..={stair_h}, e in 0..={stair_h}"
-            ),
-            reps: 1,
-            baseline: Box::new(move || {
-                (
-                    best_of(2, || memo_staircase(stair_h)),
-                    "memoized search".into(),
-                )
-            }),
-        },
+        xor_case(xor_h, false),
+        xor_case(walker_xor_h, true),
+        stair_case(stair_h, false),
+        stair_case(stair_h, true),
     ]
     .into_iter()
     .map(|mut case| {

@@ -218,6 +218,10 @@ fn rule_game(g: &mut Gen) -> (String, Shape) {
             ints.push(name);
         }
         let mut conds = Vec::new();
+        if g.next(4) == 0 {
+            // Before the box's own conjuncts: pruning must not skip its errors.
+            conds.push(cond(g, &ints, list, 1));
+        }
         if let Some(b) = boxes.last() {
             if g.next(2) == 0 {
                 conds.push(format!("count({b}) > 0"));
