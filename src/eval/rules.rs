@@ -24,7 +24,9 @@ use crate::syntax::ast::{
 };
 
 /// One instance of a rule-defined game: the declaration, its parameters bound, and the globals
-/// its rules may read.
+/// its rules may read. Its options come from the compiled rules ([`compiled`]) when the compiler
+/// handles them, and otherwise from walking the AST with [`Eval`]; both give the same options in
+/// the same order, and the same errors (see the tests in `rules/tests.rs`).
 pub struct RuleGame {
     pub display: String,
     decl: Rc<GameDecl>,

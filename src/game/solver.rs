@@ -21,6 +21,8 @@ pub struct Solver {
     game: Rc<dyn Game>,
     dense: Vec<u32>,
     sparse: FxHashMap<Box<[i64]>, u32>,
+    /// States that fit, packed into one integer (see [`pack`]): cheaper to hash and compare.
+    packed: FxHashMap<u128, u32>,
     stored: usize,
     /// An estimate of the bytes the tables take.
     bytes: usize,
@@ -31,11 +33,35 @@ pub struct Solver {
     lines: Option<LineSweep>,
 }
 
+/// A state of at most 15 counters, each non-negative and small enough, as one integer: the
+/// length in the low 4 bits, then the counters in `124 / len` bits each. Equal states give equal
+/// keys, and different states of the same or different lengths different keys.
+fn pack(state: &[i64]) -> Option<u128> {
+    let n = state.len();
+    if n > 15 {
+        return None;
+    }
+    let width = 124 / n.max(1);
+    let mut key = n as u128;
+    let mut shift = 4;
+    for &x in state {
+        if x < 0 || (width < 64 && x >> width != 0) {
+            return None;
+        }
+        key |= (x as u128) << shift;
+        shift += width;
+    }
+    Some(key)
+}
+
 struct Frame {
     key: Box<[i64]>,
     flat: Vec<i64>,
     bounds: Vec<(u32, u32)>,
     next_child: usize,
+    /// For games that are not heap-like, the values of the children seen so far (each recorded
+    /// when it is known, so that no child is looked up twice).
+    values: Vec<u64>,
 }
 
 impl Solver {
@@ -54,6 +80,7 @@ impl Solver {
             game,
             dense: Vec::new(),
             sparse: FxHashMap::default(),
+            packed: FxHashMap::default(),
             stored: 0,
             bytes: 0,
             visits: 0,
@@ -115,7 +142,10 @@ impl Solver {
         let v = if self.game.heap_like() {
             *self.dense.get(usize::try_from(state[0]).ok()?)?
         } else {
-            *self.sparse.get(state)?
+            match pack(state) {
+                Some(key) => *self.packed.get(&key)?,
+                None => *self.sparse.get(state)?,
+            }
         };
         (v < ACTIVE).then_some(v)
     }
@@ -127,7 +157,12 @@ impl Solver {
                 .copied()
                 .unwrap_or(UNKNOWN)
         } else {
-            self.sparse.get(state).copied().unwrap_or(UNKNOWN)
+            match pack(state) {
+                Some(key) => self.packed.get(&key),
+                None => self.sparse.get(state),
+            }
+            .copied()
+            .unwrap_or(UNKNOWN)
         }
     }
 
@@ -143,7 +178,12 @@ impl Solver {
                 self.dense.resize(grown, UNKNOWN);
             }
             self.dense[n] = value;
-        } else if self.sparse.insert(state.into(), value).is_none() {
+        } else if match pack(state) {
+            Some(key) => self.packed.insert(key, value),
+            None => self.sparse.insert(state.into(), value),
+        }
+        .is_none()
+        {
             self.grow_bytes(state.len() * 8 + SPARSE_ENTRY_BYTES, limits)?;
         }
         Ok(())
@@ -196,6 +236,7 @@ impl Solver {
             flat,
             bounds,
             next_child: 0,
+            values: Vec::new(),
         });
         Ok(())
     }
@@ -217,7 +258,10 @@ impl Solver {
                 *slot = UNKNOWN;
             }
         } else {
-            self.sparse.remove(state);
+            match pack(state) {
+                Some(key) => self.packed.remove(&key),
+                None => self.sparse.remove(state),
+            };
         }
     }
 
@@ -251,30 +295,36 @@ impl Solver {
                 match self.slot(&child) {
                     UNKNOWN => self.push(stack, &child, limits)?,
                     ACTIVE => return Err(self.loop_error(stack, &child)),
+                    v if !heap_like => top.values.push(v as u64),
                     _ => {}
                 }
                 continue;
             }
-            let frame = stack.pop().expect("stack is not empty");
-            values.clear();
-            for &(a, b) in &frame.bounds {
-                let option = &frame.flat[a as usize..b as usize];
-                let v = if heap_like {
-                    option
+            let mut frame = stack.pop().expect("stack is not empty");
+            let value = if heap_like {
+                values.clear();
+                for &(a, b) in &frame.bounds {
+                    let option = &frame.flat[a as usize..b as usize];
+                    let v = option
                         .iter()
-                        .fold(0u64, |acc, &h| acc ^ self.slot(&[h]) as u64)
-                } else {
-                    self.slot(option) as u64
-                };
-                values.push(v);
-            }
-            let value = mex(&mut values);
+                        .fold(0u64, |acc, &h| acc ^ self.slot(&[h]) as u64);
+                    values.push(v);
+                }
+                mex(&mut values)
+            } else {
+                mex(&mut frame.values)
+            };
             let value = u32::try_from(value)
                 .ok()
                 .filter(|&v| v < ACTIVE)
                 .ok_or(SolveError::StateLimit(limits.max_states))?;
             self.set(&frame.key, value, limits)?;
             self.stored += 1;
+            if !heap_like {
+                if let Some(parent) = stack.last_mut() {
+                    parent.values.push(value as u64);
+                }
+            }
         }
         Ok(())
     }
@@ -287,5 +337,35 @@ impl Solver {
             .collect();
         cycle.push(self.game.describe(repeated));
         SolveError::Loop(cycle)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pack;
+
+    #[test]
+    fn packed_states_are_distinct() {
+        let states: Vec<Vec<i64>> = vec![
+            vec![],
+            vec![0],
+            vec![0, 0],
+            vec![1],
+            vec![1, 0],
+            vec![0, 1],
+            vec![i64::MAX],
+            vec![(1 << 24) - 1; 5],
+            vec![255; 15],
+        ];
+        let keys: Vec<u128> = states.iter().map(|s| pack(s).unwrap()).collect();
+        for i in 0..keys.len() {
+            for j in 0..i {
+                assert_ne!(keys[i], keys[j], "{:?} {:?}", states[i], states[j]);
+            }
+        }
+        assert_eq!(pack(&[1 << 24, 0, 0, 0, 0]), None);
+        assert_eq!(pack(&[-1]), None);
+        assert_eq!(pack(&[0; 16]), None);
+        assert_eq!(pack(&[256; 15]), None);
     }
 }
