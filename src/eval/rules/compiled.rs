@@ -937,7 +937,7 @@ impl Compiled {
                     let i = usize::try_from(i)
                         .ok()
                         .filter(|&u| u < len)
-                        .ok_or_else(|| Error::Index {
+                        .ok_or(Error::Index {
                             index: i,
                             len,
                             span: *index_span,

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use proptest::prelude::*;
 
 use super::{interpret_only, RuleGame};
-use crate::error::{Error, Origin};
+use crate::error::Origin;
 use crate::eval::value::Value;
 use crate::eval::Globals;
 use crate::game::{Game, SolveError};
@@ -321,6 +321,3 @@ fn most_random_rule_games_are_compiled() {
         "{compiled} of {parsed} compiled"
     );
 }
-
-#[allow(dead_code)]
-fn _unused(_: Error) {}
