@@ -257,6 +257,24 @@ fn join(state: &[i64]) -> String {
 }
 
 impl RuleGame {
+    /// Runs `f` with an evaluator over the globals, the parameters bound.
+    fn with_params<'s, R>(
+        &'s self,
+        globals: &Globals,
+        f: impl FnOnce(&mut Eval<'_, 's>) -> R,
+    ) -> R {
+        let mut host = RuleHost {
+            globals,
+            interrupt: &self.interrupt,
+            max_elements: self.max_elements,
+        };
+        let mut eval = Eval::new(&mut host);
+        for (param, value) in self.decl.params.iter().zip(&self.params) {
+            eval.push(&param.name, value.clone());
+        }
+        f(&mut eval)
+    }
+
     /// Every option of `state`: one per binding of each rule that passes its condition.
     fn rule_options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), Error> {
         let globals = self.globals.borrow();
@@ -274,45 +292,38 @@ impl RuleGame {
                 return compiled.options(&env, state, emit);
             }
         }
-        let mut host = RuleHost {
-            globals: &globals,
-            interrupt: &self.interrupt,
-            max_elements: self.max_elements,
-        };
-        let mut eval = Eval::new(&mut host);
-        for (param, value) in self.decl.params.iter().zip(&self.params) {
-            eval.push(&param.name, value.clone());
-        }
-        let (shape, _, rules) = self.parts();
-        for (name, value) in state_values(shape, state) {
-            eval.push(name, value);
-        }
-        let base = state.to_vec();
-        for rule in rules {
-            eval.for_each(&rule.binders, &mut |eval| {
-                if let Some(condition) = &rule.condition {
-                    if !eval.bool(condition)? {
-                        return Ok(Flow::Continue);
+        self.with_params(&globals, |eval| {
+            let (shape, _, rules) = self.parts();
+            for (name, value) in state_values(shape, state) {
+                eval.push(name, value);
+            }
+            let base = state.to_vec();
+            for rule in rules {
+                eval.for_each(&rule.binders, &mut |eval| {
+                    if let Some(condition) = &rule.condition {
+                        if !eval.bool(condition)? {
+                            return Ok(Flow::Continue);
+                        }
                     }
-                }
-                let mut result = Ok(());
-                for update in &rule.updates {
-                    result = eval
-                        .eval(&update.value)
-                        .and_then(|v| apply(eval, update, v));
-                    if result.is_err() {
-                        break;
+                    let mut result = Ok(());
+                    for update in &rule.updates {
+                        result = eval
+                            .eval(&update.value)
+                            .and_then(|v| apply(eval, update, v));
+                        if result.is_err() {
+                            break;
+                        }
                     }
-                }
-                let option = result.and_then(|()| self.read_state(eval, shape, rule));
-                for (name, value) in state_values(shape, &base) {
-                    eval.set(name, value);
-                }
-                emit(&option?);
-                Ok(Flow::Continue)
-            })?;
-        }
-        Ok(())
+                    let option = result.and_then(|()| self.read_state(eval, shape, rule));
+                    for (name, value) in state_values(shape, &base) {
+                        eval.set(name, value);
+                    }
+                    emit(&option?);
+                    Ok(Flow::Continue)
+                })?;
+            }
+            Ok(())
+        })
     }
 }
 
@@ -331,16 +342,7 @@ impl Game for RuleGame {
             return None;
         };
         let globals = self.globals.borrow();
-        let mut host = RuleHost {
-            globals: &globals,
-            interrupt: &self.interrupt,
-            max_elements: self.max_elements,
-        };
-        let mut eval = Eval::new(&mut host);
-        for (param, value) in self.decl.params.iter().zip(&self.params) {
-            eval.push(&param.name, value.clone());
-        }
-        recognise::heap_rules(&mut eval, &n.name, rules)
+        self.with_params(&globals, |eval| recognise::heap_rules(eval, &n.name, rules))
     }
 
     fn line_rules(&self) -> Option<LineRules> {
@@ -348,17 +350,8 @@ impl Game for RuleGame {
             return None;
         };
         let globals = self.globals.borrow();
-        let mut host = RuleHost {
-            globals: &globals,
-            interrupt: &self.interrupt,
-            max_elements: self.max_elements,
-        };
-        let mut eval = Eval::new(&mut host);
-        for (param, value) in self.decl.params.iter().zip(&self.params) {
-            eval.push(&param.name, value.clone());
-        }
         let names: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
-        recognise::line_rules(&mut eval, &names, rules)
+        self.with_params(&globals, |eval| recognise::line_rules(eval, &names, rules))
     }
 
     fn canonicalize(&self, state: &mut [i64]) {
