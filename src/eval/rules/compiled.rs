@@ -817,17 +817,8 @@ impl Compiled {
                             rt.lists[*slot].clone_from(&current);
                             self.binders(env, rule, k + 1, rt, emit)?;
                         }
-                        let mut i = n - 1;
-                        loop {
-                            if i == 0 {
-                                return Ok(());
-                            }
-                            i -= 1;
-                            if current[i] < highs[i] {
-                                current[i] += 1;
-                                break;
-                            }
-                            current[i] = low;
+                        if !advance(&mut current[..n - 1], &highs[..n - 1], low) {
+                            return Ok(());
                         }
                     }
                 }
@@ -835,17 +826,8 @@ impl Compiled {
                     self.tick(env, rt)?;
                     rt.lists[*slot].clone_from(&current);
                     self.binders(env, rule, k + 1, rt, emit)?;
-                    let mut i = n;
-                    loop {
-                        if i == 0 {
-                            return Ok(());
-                        }
-                        i -= 1;
-                        if current[i] < highs[i] {
-                            current[i] += 1;
-                            break;
-                        }
-                        current[i] = low;
+                    if !advance(&mut current, &highs, low) {
+                        return Ok(());
                     }
                 }
             }
@@ -1108,4 +1090,17 @@ fn eval(e: &CExpr, rt: &Rt) -> Result<i64, Error> {
             }
         }
     })
+}
+
+/// Steps `current` to the next list of the box `low..=highs`, the last coordinate fastest;
+/// false once every list has been visited.
+fn advance(current: &mut [i64], highs: &[i64], low: i64) -> bool {
+    for i in (0..current.len()).rev() {
+        if current[i] < highs[i] {
+            current[i] += 1;
+            return true;
+        }
+        current[i] = low;
+    }
+    false
 }
