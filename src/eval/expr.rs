@@ -103,7 +103,7 @@ impl<'h, 'a> Eval<'h, 'a> {
 
     pub fn tick(&mut self) -> Result<(), Error> {
         self.steps = self.steps.wrapping_add(1);
-        if self.steps % 4096 == 0 && self.host.interrupted() {
+        if self.steps.is_multiple_of(4096) && self.host.interrupted() {
             return Err(Error::Interrupted);
         }
         Ok(())

@@ -101,7 +101,7 @@ impl Solver {
         if let Some(heap) = &mut self.heap {
             let v = heap.value(state[0] as u64, limits)?;
             self.stored = self.stored.max(heap.len());
-            if heap.len() * 4 > limits.max_memory {
+            if heap.bytes() > limits.max_memory {
                 return Err(SolveError::MemoryLimit(limits.max_memory));
             }
             return Ok(v as u64);

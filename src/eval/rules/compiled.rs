@@ -702,7 +702,7 @@ impl Compiled {
 
     fn tick(&self, env: &Env<'_>, rt: &mut Rt) -> Result<(), Error> {
         rt.steps = rt.steps.wrapping_add(1);
-        if rt.steps % 4096 == 0 && (env.interrupted)() {
+        if rt.steps.is_multiple_of(4096) && (env.interrupted)() {
             return Err(Error::Interrupted);
         }
         Ok(())

@@ -18,6 +18,9 @@
 use std::collections::BTreeSet;
 
 use super::{Limits, SolveError};
+use values::{with_slice, CompactValues, RareHeap, ValueSet};
+
+mod values;
 
 /// A heap game whose moves are octal-style: for each [`Take`], remove `take` tokens and leave no
 /// heap, one heap or two heaps; and optionally, remove any number `k >= open_from` of tokens
@@ -44,7 +47,7 @@ impl HeapRules {
     /// Whether every move takes at least one token or splits (so that no heap is its own option).
     pub fn is_valid(&self) -> bool {
         self.takes.iter().all(|t| t.take >= 1 || !(t.none || t.one))
-            && self.open_from.map_or(true, |f| f >= 1)
+            && self.open_from.is_none_or(|f| f >= 1)
     }
 
     fn splits(&self) -> bool {
@@ -55,7 +58,7 @@ impl HeapRules {
 /// The values of heaps `0..len`, extended on demand.
 pub struct HeapSequence {
     rules: HeapRules,
-    values: Vec<u32>,
+    values: CompactValues,
     /// `(n0, p)`: `G(n + p) = G(n)` for every `n >= n0`, certified by the theorem.
     period: Option<(usize, usize)>,
     /// Whether the periodicity theorem applies (finite octal games).
@@ -67,13 +70,19 @@ pub struct HeapSequence {
     /// The sparse-space mask; 0 when the plain method is used.
     mask: u32,
     /// Heaps `>= 1` whose value is rare under `mask`, ascending.
-    rare: Vec<u32>,
+    rare: Vec<RareHeap>,
     /// A power of two above every value so far.
     bound: usize,
     /// For each value below `2 * bound`, whether it is common, as bits.
     common_bits: Vec<u64>,
-    marked: Vec<u64>,
-    touched: Vec<usize>,
+    /// For each value below 256, whether it is common.
+    common_bytes: [bool; 256],
+    /// The values of the options of the heap being computed.
+    options: ValueSet,
+    /// The rare values that the sparse space still has to find among the options.
+    wanted: ValueSet,
+    /// The `(rest, unequal)` of each way to split the heap being computed.
+    splits: Vec<(usize, bool)>,
     prefix: Prefix,
 }
 
@@ -115,7 +124,7 @@ impl HeapSequence {
         let max_take = rules.takes.iter().map(|t| t.take).max().unwrap_or(0) as usize;
         let mut seq = HeapSequence {
             rules,
-            values: Vec::new(),
+            values: CompactValues::new(),
             period: None,
             octal,
             max_take,
@@ -125,8 +134,10 @@ impl HeapSequence {
             rare: Vec::new(),
             bound: 0,
             common_bits: Vec::new(),
-            marked: Vec::new(),
-            touched: Vec::new(),
+            common_bytes: [false; 256],
+            options: ValueSet::default(),
+            wanted: ValueSet::default(),
+            splits: Vec::new(),
             prefix: Prefix::default(),
         };
         seq.grow_bound(0);
@@ -135,12 +146,12 @@ impl HeapSequence {
 
     /// The value of heap `n`, if known.
     pub fn get(&self, n: u64) -> Option<u32> {
-        if let Some(&v) = usize::try_from(n).ok().and_then(|i| self.values.get(i)) {
+        if let Some(v) = usize::try_from(n).ok().and_then(|i| self.values.get(i)) {
             return Some(v);
         }
         let (n0, p) = self.period?;
         let i = n0 as u64 + (n - n0 as u64) % p as u64;
-        self.values.get(i as usize).copied()
+        self.values.get(i as usize)
     }
 
     /// How many heaps have their value stored.
@@ -149,7 +160,15 @@ impl HeapSequence {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.values.len() == 0
+    }
+
+    /// The bytes held by the values and the tables beside them.
+    pub fn bytes(&self) -> usize {
+        self.values.bytes()
+            + 8 * (self.histogram.capacity() + self.common_bits.capacity())
+            + size_of::<RareHeap>() * self.rare.capacity()
+            + self.prefix.present.capacity()
     }
 
     /// The certified period `(n0, p)`, if one was found.
@@ -175,7 +194,7 @@ impl HeapSequence {
     fn step(&mut self) {
         let n = self.values.len();
         let v = match self.period {
-            Some((n0, p)) if n >= n0 + p => self.values[n - p],
+            Some((n0, p)) if n >= n0 + p => self.values.get(n - p).expect("stored"),
             _ => self.compute(n),
         };
         self.push(v);
@@ -193,13 +212,16 @@ impl HeapSequence {
         }
         self.histogram[v as usize] += 1;
         if n >= 1 && self.mask != 0 && self.is_rare(v) {
-            self.rare.push(n as u32);
+            self.rare.push(RareHeap {
+                heap: n as u32,
+                value: v,
+            });
         }
         if let Some(from) = self.rules.open_from {
             // The heaps an open take can leave from the next heap: 0..=n + 1 - from.
             while (self.prefix.len as u64) + from <= n as u64 + 1 {
                 let h = self.prefix.len;
-                self.prefix.add(self.values[h]);
+                self.prefix.add(self.values.get(h).expect("stored"));
             }
         }
     }
@@ -207,13 +229,13 @@ impl HeapSequence {
     fn grow_bound(&mut self, v: usize) {
         self.bound = (v + 1).next_power_of_two().max(64);
         self.histogram.resize(self.bound, 0);
-        let words = 2 * self.bound / 64 + 1;
-        self.marked.resize(words, 0);
+        self.options.grow(2 * self.bound);
+        self.wanted.grow(2 * self.bound);
         self.fill_common_bits();
     }
 
     fn fill_common_bits(&mut self) {
-        let words = self.marked.len();
+        let words = self.options.words().len();
         let mask = self.mask;
         self.common_bits = (0..words)
             .map(|w| {
@@ -223,35 +245,17 @@ impl HeapSequence {
                 })
             })
             .collect();
+        for (v, common) in self.common_bytes.iter_mut().enumerate() {
+            *common = (v as u32 & mask).count_ones() % 2 == 1;
+        }
     }
 
     fn is_rare(&self, v: u32) -> bool {
-        (v & self.mask).count_ones() % 2 == 0
-    }
-
-    fn mark(&mut self, v: u32) {
-        let w = (v >> 6) as usize;
-        if self.marked[w] == 0 {
-            self.touched.push(w);
-        }
-        self.marked[w] |= 1 << (v & 63);
-    }
-
-    fn is_marked(&self, v: u32) -> bool {
-        self.marked[(v >> 6) as usize] >> (v & 63) & 1 != 0
-    }
-
-    fn clear_marks(&mut self) {
-        for &w in &self.touched {
-            self.marked[w] = 0;
-        }
-        self.touched.clear();
+        (v & self.mask).count_ones().is_multiple_of(2)
     }
 
     /// The value of heap `n` from the values of the heaps below it.
     fn compute(&mut self, n: usize) -> u32 {
-        let g = &self.values;
-        let mut marks: Vec<u32> = Vec::new();
         for t in &self.rules.takes {
             let take = t.take as usize;
             if take > n {
@@ -259,14 +263,11 @@ impl HeapSequence {
             }
             let rest = n - take;
             if t.none && rest == 0 {
-                marks.push(0);
+                self.options.insert(0);
             }
             if t.one && rest > 0 {
-                marks.push(g[rest]);
+                self.options.insert(self.values.get(rest).expect("stored"));
             }
-        }
-        for v in marks {
-            self.mark(v);
         }
         let value = if self.mask != 0 && self.rules.splits() {
             self.sparse_splits(n)
@@ -274,30 +275,28 @@ impl HeapSequence {
             self.plain_splits(n);
             self.mex(n)
         };
-        self.clear_marks();
+        self.options.clear();
         value
     }
 
-    /// Marks every split's value.
+    /// The splits of heap `n` after removing each take: `(rest, unequal)`.
+    fn splits_of(&self, n: usize) -> impl Iterator<Item = (usize, bool)> + '_ {
+        self.rules
+            .takes
+            .iter()
+            .filter(move |t| t.two && t.take as usize + 2 <= n)
+            .map(move |t| (n - t.take as usize, t.unequal))
+    }
+
+    /// Inserts every split's value into the options.
     fn plain_splits(&mut self, n: usize) {
-        for i in 0..self.rules.takes.len() {
-            let t = self.rules.takes[i];
-            let take = t.take as usize;
-            if !t.two || take + 2 > n {
-                continue;
-            }
-            let rest = n - take;
-            for a in 1..=rest / 2 {
-                if t.unequal && 2 * a == rest {
-                    continue;
-                }
-                let v = self.values[a] ^ self.values[rest - a];
-                self.mark(v);
-            }
+        for (rest, unequal) in self.splits_of(n).collect::<Vec<_>>() {
+            with_slice!(&self.values, g => values::insert_all_pairs(g, rest, unequal, &mut self.options));
         }
     }
 
-    /// The least value not marked and, with open takes, not among the prefix's values.
+    /// The least value not among the options and, with open takes, not among the prefix's
+    /// values.
     fn mex(&self, n: usize) -> u32 {
         let open = self
             .rules
@@ -306,95 +305,87 @@ impl HeapSequence {
         if open {
             let prefix = &self.prefix;
             for &gap in &prefix.gaps {
-                if !self.is_marked(gap) {
+                if !self.options.contains(gap) {
                     return gap;
                 }
             }
             let mut v = prefix.top;
-            while (v as usize) < self.marked.len() * 64 && self.is_marked(v) {
+            while self.options.contains(v) {
                 v += 1;
             }
             return v;
         }
-        for (w, &bits) in self.marked.iter().enumerate() {
-            if bits != u64::MAX {
-                return (w * 64) as u32 + (!bits).trailing_zeros();
-            }
-        }
-        (self.marked.len() * 64) as u32
+        self.options.mex()
     }
 
-    /// The value of heap `n` by the sparse space, the one-heap options already marked.
+    /// The value of heap `n` by the sparse space, the one-heap options already inserted.
     fn sparse_splits(&mut self, n: usize) -> u32 {
-        // Every common option value: the pairs with a rare part.
-        for i in 0..self.rules.takes.len() {
-            let t = self.rules.takes[i];
-            let take = t.take as usize;
-            if !t.two || take + 2 > n {
-                continue;
-            }
-            let rest = n - take;
-            for j in 0..self.rare.len() {
-                let r = self.rare[j] as usize;
-                if r >= rest {
-                    break;
-                }
-                let partner = rest - r;
-                if t.unequal && partner == r {
-                    continue;
-                }
-                let v = self.values[r] ^ self.values[partner];
-                self.mark(v);
+        let mut splits = std::mem::take(&mut self.splits);
+        splits.clear();
+        splits.extend(self.splits_of(n));
+        let value = self.sparse_value(n, &splits);
+        self.splits = splits;
+        value
+    }
+
+    fn sparse_value(&mut self, n: usize, splits: &[(usize, bool)]) -> u32 {
+        if let CompactValues::Bytes(g) = &self.values {
+            let found =
+                values::sparse_byte_value(g, &self.rare, splits, &self.options, &self.common_bytes);
+            if let Some(value) = found {
+                return value;
             }
         }
-        // The least common value missing, and how many rare values below it are missing.
+        // Every common option value: the pairs with a rare part.
+        for &(rest, unequal) in splits {
+            with_slice!(&self.values, g => values::insert_rare_pairs(g, &self.rare, rest, unequal, &mut self.options));
+        }
+        // The least common value missing, and the rare values below it that are missing.
         let mut common_mex = None;
         let mut missing_rare = 0u32;
-        for (w, (&bits, &common)) in self.marked.iter().zip(&self.common_bits).enumerate() {
+        for (w, (&bits, &common)) in self
+            .options
+            .words()
+            .iter()
+            .zip(&self.common_bits)
+            .enumerate()
+        {
             let free_common = common & !bits;
-            if free_common != 0 {
+            let below = if free_common != 0 {
                 let i = free_common.trailing_zeros();
                 common_mex = Some((w * 64) as u32 + i);
-                let below = (1u64 << i) - 1;
-                missing_rare += (!common & !bits & below).count_ones();
+                (1u64 << i) - 1
+            } else {
+                u64::MAX
+            };
+            let free_rare = !common & !bits & below;
+            missing_rare += free_rare.count_ones();
+            let mut rest = free_rare;
+            while rest != 0 {
+                self.wanted.insert((w * 64) as u32 + rest.trailing_zeros());
+                rest &= rest - 1;
+            }
+            if common_mex.is_some() {
                 break;
             }
-            missing_rare += (!common & !bits).count_ones();
         }
         let Some(common_mex) = common_mex else {
-            // Cannot happen (the marks hold fewer values than there are common values), but
+            // Cannot happen (the options hold fewer values than there are common values), but
             // the plain method is always right.
+            self.wanted.clear();
             self.plain_splits(n);
             return self.mex(n);
         };
-        if missing_rare > 0 {
-            // Scan the other pairs until every rare value below `common_mex` is found.
-            'scan: for i in 0..self.rules.takes.len() {
-                let t = self.rules.takes[i];
-                let take = t.take as usize;
-                if !t.two || take + 2 > n {
-                    continue;
-                }
-                let rest = n - take;
-                for a in 1..=rest / 2 {
-                    if t.unequal && 2 * a == rest {
-                        continue;
-                    }
-                    let v = self.values[a] ^ self.values[rest - a];
-                    if v < common_mex && !self.is_marked(v) {
-                        self.mark(v);
-                        missing_rare -= 1;
-                        if missing_rare == 0 {
-                            break 'scan;
-                        }
-                    }
-                }
+        // Scan the other pairs until every rare value below `common_mex` is found.
+        for &(rest, unequal) in splits {
+            if missing_rare == 0 {
+                break;
             }
+            missing_rare = with_slice!(&self.values, g => values::find_in_pairs(g, rest, unequal, &mut self.wanted, missing_rare));
         }
-        if missing_rare == 0 {
-            return common_mex;
-        }
-        self.mex(n)
+        let value = self.wanted.min().unwrap_or(common_mex);
+        self.wanted.clear();
+        value
     }
 
     /// At sizes 64, 128, 256...: look for a certified period, and choose the sparse-space mask.
@@ -413,7 +404,10 @@ impl HeapSequence {
     /// The first period `p` (smallest) with a preperiod `n0 >= 1` that the theorem certifies
     /// from the values known: `G(n + p) = G(n)` for `n0 <= n < 2 n0 + p + k`.
     fn find_period(&self) -> Option<(usize, usize)> {
-        let g = &self.values;
+        with_slice!(&self.values, g => self.find_period_in(g))
+    }
+
+    fn find_period_in<T: values::Cell + PartialEq>(&self, g: &[T]) -> Option<(usize, usize)> {
         let len = g.len();
         for p in 1..=len / 2 {
             let mut n0 = len - p;
@@ -455,7 +449,7 @@ impl HeapSequence {
         self.histogram
             .iter()
             .enumerate()
-            .filter(|&(v, _)| (v as u32 & mask).count_ones() % 2 == 0)
+            .filter(|&(v, _)| (v as u32 & mask).count_ones().is_multiple_of(2))
             .map(|(_, &c)| c)
             .sum()
     }
@@ -469,8 +463,12 @@ impl HeapSequence {
         self.rare.clear();
         if mask != 0 {
             for n in 1..self.values.len() {
-                if self.is_rare(self.values[n]) {
-                    self.rare.push(n as u32);
+                let value = self.values.get(n).expect("stored");
+                if self.is_rare(value) {
+                    self.rare.push(RareHeap {
+                        heap: n as u32,
+                        value,
+                    });
                 }
             }
         }
@@ -478,124 +476,4 @@ impl HeapSequence {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The plain definition: every option, then the mex.
-    fn plain(rules: &HeapRules, len: usize) -> Vec<u32> {
-        let mut g: Vec<u32> = Vec::new();
-        for n in 0..len {
-            let mut values = Vec::new();
-            for t in &rules.takes {
-                let take = t.take as usize;
-                if take > n {
-                    continue;
-                }
-                let rest = n - take;
-                if t.none && rest == 0 {
-                    values.push(0);
-                }
-                if t.one && rest > 0 {
-                    values.push(g[rest]);
-                }
-                if t.two {
-                    for a in 1..rest {
-                        if !(t.unequal && 2 * a == rest) {
-                            values.push(g[a] ^ g[rest - a]);
-                        }
-                    }
-                }
-            }
-            if let Some(from) = rules.open_from {
-                for k in from as usize..=n {
-                    values.push(g[n - k]);
-                }
-            }
-            g.push((0..).find(|v| !values.contains(v)).unwrap());
-        }
-        g
-    }
-
-    fn fast(rules: &HeapRules, len: usize) -> Vec<u32> {
-        let mut seq = HeapSequence::new(rules.clone());
-        let limits = Limits::default();
-        (0..len as u64)
-            .map(|n| seq.value(n, &limits).unwrap())
-            .collect()
-    }
-
-    fn take(take: u64, digit: u8, unequal: bool) -> Take {
-        Take {
-            take,
-            none: digit & 1 != 0,
-            one: digit & 2 != 0,
-            two: digit & 4 != 0,
-            unequal,
-        }
-    }
-
-    #[test]
-    fn grundys_game_matches_the_plain_method() {
-        let rules = HeapRules {
-            takes: vec![take(0, 4, true)],
-            open_from: None,
-        };
-        assert_eq!(fast(&rules, 3000), plain(&rules, 3000));
-        let mut seq = HeapSequence::new(rules);
-        seq.value(3000, &Limits::default()).unwrap();
-        assert_ne!(seq.mask, 0, "Grundy's game has a sparse space");
-        assert!(seq.rare.len() < 3000 / 4);
-    }
-
-    #[test]
-    fn officers_and_kayles_match_the_plain_method() {
-        for digits in [
-            &[0u8, 6][..],
-            &[0, 7, 7],
-            &[0, 0, 7],
-            &[4, 1, 6],
-            &[0, 4, 5, 6],
-        ] {
-            let rules = HeapRules {
-                takes: digits
-                    .iter()
-                    .enumerate()
-                    .map(|(j, &d)| take(j as u64, d, false))
-                    .collect(),
-                open_from: None,
-            };
-            assert_eq!(fast(&rules, 2000), plain(&rules, 2000), "{digits:?}");
-        }
-    }
-
-    #[test]
-    fn open_takes_match_the_plain_method() {
-        for (takes, from) in [
-            (vec![], 1),
-            (vec![take(0, 4, false)], 1),
-            (vec![take(2, 3, false)], 3),
-        ] {
-            let rules = HeapRules {
-                takes,
-                open_from: Some(from),
-            };
-            assert_eq!(fast(&rules, 600), plain(&rules, 600));
-        }
-    }
-
-    #[test]
-    fn a_certified_period_answers_huge_heaps() {
-        let rules = HeapRules {
-            takes: vec![take(1, 7, false), take(2, 7, false)],
-            open_from: None,
-        };
-        let mut seq = HeapSequence::new(rules.clone());
-        let limits = Limits::default();
-        let huge = 10u64.pow(18);
-        let v = seq.value(huge, &limits).unwrap();
-        assert_eq!(seq.period().map(|(_, p)| p), Some(12));
-        assert!(seq.values.len() < 1000);
-        let g = plain(&rules, 200);
-        assert_eq!(v, g[100 + ((huge - 100) % 12) as usize]);
-    }
-}
+mod tests;
