@@ -225,6 +225,8 @@ fn sequence(source: &str, game: &str, last: u64) -> Vec<String> {
 struct RuleHeap {
     set: Vec<u64>,
     open: Option<u64>,
+    /// `for k in lo..=min(hi, n)`: long ones are ranges to the engine, short ones single takes.
+    range: Option<(u64, u64)>,
     take_split: Option<(u64, u64, u8)>,
     split: Option<bool>,
 }
@@ -245,6 +247,11 @@ impl RuleHeap {
         }
         if let Some(lo) = self.open {
             rules.push(format!("for k in {lo}..=n{if_true} {{ n -= k }}"));
+        }
+        if let Some((lo, hi)) = self.range {
+            rules.push(format!(
+                "for k in {lo}..=min({hi}, n){if_true} {{ n -= k }}"
+            ));
         }
         if let Some((lo, hi, a)) = self.take_split {
             rules.push(format!(
@@ -269,12 +276,14 @@ fn rule_heap() -> impl Strategy<Value = RuleHeap> {
     (
         prop::collection::btree_set(1u64..=6, 0..=3),
         prop::option::weighted(0.2, 1u64..=3),
+        prop::option::weighted(0.3, (1u64..=5, 25u64..=45)),
         prop::option::weighted(0.6, (0u64..=2, 0u64..=3, 0u8..=1)),
         prop::option::weighted(0.4, any::<bool>()),
     )
-        .prop_map(|(set, open, take_split, split)| RuleHeap {
+        .prop_map(|(set, open, range, take_split, split)| RuleHeap {
             set: set.into_iter().collect(),
             open,
+            range: range.map(|(lo, span)| (lo, lo + span)),
             // Taking nothing and leaving the heap whole is a move to itself.
             take_split: take_split.map(|(lo, hi, a)| {
                 let lo = if a == 0 { lo.max(1) } else { lo };

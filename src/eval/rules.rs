@@ -370,19 +370,11 @@ impl Game for RuleGame {
         } else {
             match self.heap_rules() {
                 // Only takes that leave the rest as one heap: a subtraction game.
-                Some(rules)
-                    if rules.open_from.is_none()
-                        && rules.takes.iter().all(|t| t.none && t.one && !t.two) =>
-                {
-                    rules
-                        .takes
-                        .iter()
-                        .map(|t| t.take as usize)
-                        .max()
-                        .map_or(Structure::Unknown, |largest| Structure::Subtraction {
-                            largest,
-                        })
-                }
+                Some(rules) if rules.takes.iter().all(|t| t.none && t.one && !t.two) => rules
+                    .largest_take()
+                    .map_or(Structure::Unknown, |largest| Structure::Subtraction {
+                        largest: largest as usize,
+                    }),
                 Some(rules) => octal_digits(&rules)
                     .map_or(Structure::Unknown, |digits| Structure::Octal { digits }),
                 None => Structure::Unknown,
@@ -393,7 +385,7 @@ impl Game for RuleGame {
 
 /// Recognised rules that are an octal game's, as its digits (`digits[j]` for taking `j`).
 fn octal_digits(rules: &HeapRules) -> Option<Vec<u8>> {
-    if rules.open_from.is_some() || rules.takes.iter().any(|t| t.unequal) {
+    if !rules.ranges.is_empty() || rules.takes.iter().any(|t| t.unequal) {
         return None;
     }
     let last = rules.takes.iter().map(|t| t.take).max()? as usize;

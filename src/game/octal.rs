@@ -93,7 +93,7 @@ impl Game for Octal {
             .collect();
         Some(HeapRules {
             takes,
-            open_from: None,
+            ranges: Vec::new(),
         })
     }
 

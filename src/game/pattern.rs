@@ -65,8 +65,10 @@ impl Engine {
                 values: vec![0],
             });
         }
+        // A subtraction game's proof needs about three periods of up to `largest + 1` values.
         let cap = match structure {
             Structure::Unknown => 2048,
+            Structure::Subtraction { largest } => (1 << 14).max(4 * (largest + 1)),
             _ => 1 << 14,
         }
         .min(self.limits.max_states);

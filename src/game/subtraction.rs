@@ -1,6 +1,6 @@
 //! Subtraction games: take any amount in a set from one heap.
 
-use super::heap::{HeapRules, Take};
+use super::heap::{HeapRules, Take, TakeRange, LONGEST_TAKE_RUN};
 use super::{Game, SolveError};
 
 /// A subtraction game on one heap: remove `s` tokens for any `s` in the set. The set is finite,
@@ -47,21 +47,30 @@ impl Game for Subtraction {
     }
 
     fn heap_rules(&self) -> Option<HeapRules> {
-        let takes = self
-            .finite
-            .iter()
-            .map(|&s| Take {
+        let mut rules = HeapRules::default();
+        for run in self.finite.chunk_by(|a, b| a + 1 == *b) {
+            if run.len() > LONGEST_TAKE_RUN {
+                rules.ranges.push(TakeRange {
+                    lo: run[0] as u64,
+                    hi: Some(run[run.len() - 1] as u64),
+                });
+                continue;
+            }
+            rules.takes.extend(run.iter().map(|&s| Take {
                 take: s as u64,
                 none: true,
                 one: true,
                 two: false,
                 unequal: false,
-            })
-            .collect();
-        Some(HeapRules {
-            takes,
-            open_from: self.open_from.map(|f| f as u64),
-        })
+            }));
+        }
+        if let Some(from) = self.open_from {
+            rules.ranges.push(TakeRange {
+                lo: from as u64,
+                hi: None,
+            });
+        }
+        Some(rules)
     }
 
     fn structure(&self) -> super::period::Structure {

@@ -16,7 +16,7 @@
 
 use crate::eval::expr::Eval;
 use crate::eval::value::Value;
-use crate::game::heap::{HeapRules, Take};
+use crate::game::heap::{HeapRules, Take, TakeRange, LONGEST_TAKE_RUN};
 use crate::game::lines::LineRules;
 use crate::syntax::ast::{BinaryOp, BinderKind, Expr, ExprKind, Rule, UpdateOp};
 
@@ -45,7 +45,7 @@ pub fn heap_rules<'a>(eval: &mut Eval<'_, 'a>, n: &str, rules: &'a [Rule]) -> Op
             _ => return None,
         }
     }
-    (out.is_valid() && !(out.takes.is_empty() && out.open_from.is_none())).then_some(out)
+    (out.is_valid() && !(out.takes.is_empty() && out.ranges.is_empty())).then_some(out)
 }
 
 /// `for k in ... { n -= k }`
@@ -78,7 +78,10 @@ fn take_rule<'a>(
                 return None;
             }
             if is_var(end, n) {
-                out.open_from = Some(out.open_from.map_or(lo as u64, |f| f.min(lo as u64)));
+                out.ranges.push(TakeRange {
+                    lo: lo as u64,
+                    hi: None,
+                });
                 return Some(());
             }
             let hi = match min_with(end, n) {
@@ -86,10 +89,7 @@ fn take_rule<'a>(
                 _ if guarded && !mentions(end, &[n, k]) => constant(eval, end)?,
                 _ => return None,
             };
-            if hi.saturating_sub(lo) > MAX_TAKES {
-                return None;
-            }
-            (lo..=hi).collect()
+            return take_run(lo, hi, out);
         }
         _ if guarded && !mentions(&binder.value, &[n, k]) => {
             match eval.eval(&binder.value).ok()? {
@@ -97,7 +97,7 @@ fn take_rule<'a>(
                 Value::Range {
                     start,
                     last: Some(last),
-                } if last.saturating_sub(start) <= MAX_TAKES => (start..=last).collect(),
+                } if start >= 1 => return take_run(start, last, out),
                 Value::List(items) => items
                     .iter()
                     .map(|v| match v {
@@ -114,6 +114,31 @@ fn take_rule<'a>(
         return None;
     }
     out.takes.extend(finite.into_iter().map(|s| Take {
+        take: s as u64,
+        none: true,
+        one: true,
+        two: false,
+        unequal: false,
+    }));
+    Some(())
+}
+
+/// Take any `k` in `lo..=hi` (`lo >= 1`), as single takes when they are few, else as a range.
+fn take_run(lo: i64, hi: i64, out: &mut HeapRules) -> Option<()> {
+    if lo < 1 {
+        return None;
+    }
+    if hi < lo {
+        return Some(());
+    }
+    if (hi - lo) as usize >= LONGEST_TAKE_RUN {
+        out.ranges.push(TakeRange {
+            lo: lo as u64,
+            hi: Some(hi as u64),
+        });
+        return Some(());
+    }
+    out.takes.extend((lo..=hi).map(|s| Take {
         take: s as u64,
         none: true,
         one: true,

@@ -10,26 +10,31 @@
 //!   values rare, the plain method (every pair) is used;
 //! - the periodicity theorem of octal games (Guy and Smith): if `G(n + p) = G(n)` for
 //!   `n0 <= n < 2 n0 + p + k` (`k` the largest take), the sequence is periodic from `n0` on;
-//! - for "take any number" moves, the values of the prefix of heaps are kept with their gaps, so
-//!   the mex costs O(1) amortised per heap instead of O(n).
+//! - for moves that take any amount in a range, the values of the heaps they leave (a run that
+//!   slides up) are counted, with their gaps, so the mex costs O(1) amortised per heap instead of
+//!   the length of the range.
 //!
 //! Every method gives exactly the values of the plain definition; they differ only in speed.
 
-use std::collections::BTreeSet;
-
 use super::{Limits, SolveError};
 use values::{with_slice, CompactValues, RareHeap, ValueSet};
+pub use window::TakeRange;
+use window::Window;
 
 mod values;
+mod window;
 
 /// A heap game whose moves are octal-style: for each [`Take`], remove `take` tokens and leave no
-/// heap, one heap or two heaps; and optionally, remove any number `k >= open_from` of tokens
-/// (up to the whole heap), leaving one heap `n - k` (none when `k = n`).
+/// heap, one heap or two heaps; and for each [`TakeRange`], remove any number of tokens in a
+/// range, leaving one heap.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HeapRules {
     pub takes: Vec<Take>,
-    pub open_from: Option<u64>,
+    pub ranges: Vec<TakeRange>,
 }
+
+/// Runs of consecutive takes longer than this are better described as a [`TakeRange`].
+pub const LONGEST_TAKE_RUN: usize = 32;
 
 /// Remove `take` tokens from a heap of `n`. `none`: when that empties the heap (`n = take`), the
 /// heap is gone; `one`: when `n > take`, one heap `n - take` is left; `two`: when
@@ -47,7 +52,22 @@ impl HeapRules {
     /// Whether every move takes at least one token or splits (so that no heap is its own option).
     pub fn is_valid(&self) -> bool {
         self.takes.iter().all(|t| t.take >= 1 || !(t.none || t.one))
-            && self.open_from.is_none_or(|f| f >= 1)
+            && self
+                .ranges
+                .iter()
+                .all(|r| r.lo >= 1 && r.hi.is_none_or(|hi| hi >= r.lo))
+    }
+
+    /// Whether some move takes any number of tokens, up to the whole heap.
+    pub fn takes_any(&self) -> bool {
+        self.ranges.iter().any(|r| r.hi.is_none())
+    }
+
+    /// The largest number of tokens a move takes, when there is one.
+    pub fn largest_take(&self) -> Option<u64> {
+        let ranges = self.ranges.iter().map(|r| r.hi);
+        let takes = self.takes.iter().map(|t| Some(t.take));
+        ranges.chain(takes).try_fold(0, |m, t| Some(m.max(t?)))
     }
 
     fn splits(&self) -> bool {
@@ -83,45 +103,17 @@ pub struct HeapSequence {
     wanted: ValueSet,
     /// The `(rest, unequal)` of each way to split the heap being computed.
     splits: Vec<(usize, bool)>,
-    prefix: Prefix,
-}
-
-/// The values of heaps `0..=last` for "take any number" moves, with the values below the
-/// largest one that none of them has.
-#[derive(Default)]
-struct Prefix {
-    len: usize,
-    present: Vec<bool>,
-    top: u32,
-    gaps: BTreeSet<u32>,
-}
-
-impl Prefix {
-    fn add(&mut self, v: u32) {
-        self.len += 1;
-        let i = v as usize;
-        if i >= self.present.len() {
-            self.present.resize((i + 1).next_power_of_two(), false);
-        }
-        if self.present[i] {
-            return;
-        }
-        self.present[i] = true;
-        if v >= self.top {
-            self.gaps.extend(self.top..v);
-            self.top = v + 1;
-        } else {
-            self.gaps.remove(&v);
-        }
-    }
+    /// For each range of takes, the heaps it leaves from the heap being computed.
+    windows: Vec<Window>,
 }
 
 const FIRST_CHECKPOINT: usize = 64;
 
 impl HeapSequence {
     pub fn new(rules: HeapRules) -> HeapSequence {
-        let octal = rules.open_from.is_none() && !rules.takes.iter().any(|t| t.unequal);
-        let max_take = rules.takes.iter().map(|t| t.take).max().unwrap_or(0) as usize;
+        let octal = !rules.takes_any() && !rules.takes.iter().any(|t| t.unequal);
+        let max_take = rules.largest_take().unwrap_or(0) as usize;
+        let windows = rules.ranges.iter().map(|_| Window::default()).collect();
         let mut seq = HeapSequence {
             rules,
             values: CompactValues::new(),
@@ -138,7 +130,7 @@ impl HeapSequence {
             options: ValueSet::default(),
             wanted: ValueSet::default(),
             splits: Vec::new(),
-            prefix: Prefix::default(),
+            windows,
         };
         seq.grow_bound(0);
         seq
@@ -168,7 +160,7 @@ impl HeapSequence {
         self.values.bytes()
             + 8 * (self.histogram.capacity() + self.common_bits.capacity())
             + size_of::<RareHeap>() * self.rare.capacity()
-            + self.prefix.present.capacity()
+            + self.windows.iter().map(Window::bytes).sum::<usize>()
     }
 
     /// The certified period `(n0, p)`, if one was found.
@@ -217,13 +209,6 @@ impl HeapSequence {
                 value: v,
             });
         }
-        if let Some(from) = self.rules.open_from {
-            // The heaps an open take can leave from the next heap: 0..=n + 1 - from.
-            while (self.prefix.len as u64) + from <= n as u64 + 1 {
-                let h = self.prefix.len;
-                self.prefix.add(self.values.get(h).expect("stored"));
-            }
-        }
     }
 
     fn grow_bound(&mut self, v: usize) {
@@ -256,6 +241,9 @@ impl HeapSequence {
 
     /// The value of heap `n` from the values of the heaps below it.
     fn compute(&mut self, n: usize) -> u32 {
+        for (window, range) in self.windows.iter_mut().zip(&self.rules.ranges) {
+            window.slide_to(range, n, &self.values);
+        }
         for t in &self.rules.takes {
             let take = t.take as usize;
             if take > n {
@@ -273,7 +261,7 @@ impl HeapSequence {
             self.sparse_splits(n)
         } else {
             self.plain_splits(n);
-            self.mex(n)
+            self.mex()
         };
         self.options.clear();
         value
@@ -295,27 +283,15 @@ impl HeapSequence {
         }
     }
 
-    /// The least value not among the options and, with open takes, not among the prefix's
-    /// values.
-    fn mex(&self, n: usize) -> u32 {
-        let open = self
-            .rules
-            .open_from
-            .is_some_and(|from| n as u64 >= from && self.prefix.len > 0);
-        if open {
-            let prefix = &self.prefix;
-            for &gap in &prefix.gaps {
-                if !self.options.contains(gap) {
-                    return gap;
-                }
-            }
-            let mut v = prefix.top;
-            while self.options.contains(v) {
-                v += 1;
-            }
-            return v;
-        }
-        self.options.mex()
+    /// The least value not among the options nor the values of the windows.
+    fn mex(&self) -> u32 {
+        let Some(first) = self.windows.iter().find(|w| !w.is_empty()) else {
+            return self.options.mex();
+        };
+        first
+            .absent()
+            .find(|&v| !self.options.contains(v) && !self.windows.iter().any(|w| w.contains(v)))
+            .expect("the values are finite")
     }
 
     /// The value of heap `n` by the sparse space, the one-heap options already inserted.
@@ -374,7 +350,7 @@ impl HeapSequence {
             // the plain method is always right.
             self.wanted.clear();
             self.plain_splits(n);
-            return self.mex(n);
+            return self.mex();
         };
         // Scan the other pairs until every rare value below `common_mex` is found.
         for &(rest, unequal) in splits {
@@ -396,7 +372,7 @@ impl HeapSequence {
                 return;
             }
         }
-        if self.rules.splits() && self.rules.open_from.is_none() {
+        if self.rules.splits() && self.rules.ranges.is_empty() {
             self.choose_mask();
         }
     }

@@ -25,8 +25,9 @@ fn plain(rules: &HeapRules, len: usize) -> Vec<u32> {
                 }
             }
         }
-        if let Some(from) = rules.open_from {
-            for k in from as usize..=n {
+        for r in &rules.ranges {
+            let hi = r.hi.map_or(n, |hi| (hi as usize).min(n));
+            for k in r.lo as usize..=hi {
                 values.push(g[n - k]);
             }
         }
@@ -50,6 +51,10 @@ fn fast_stored_as(rules: &HeapRules, len: usize, storage: CompactValues) -> Vec<
         .collect()
 }
 
+fn any(lo: u64) -> TakeRange {
+    TakeRange { lo, hi: None }
+}
+
 fn take(take: u64, digit: u8, unequal: bool) -> Take {
     Take {
         take,
@@ -64,7 +69,7 @@ fn take(take: u64, digit: u8, unequal: bool) -> Take {
 fn grundys_game_matches_the_plain_method() {
     let rules = HeapRules {
         takes: vec![take(0, 4, true)],
-        open_from: None,
+        ranges: vec![],
     };
     assert_eq!(fast(&rules, 3000), plain(&rules, 3000));
     let mut seq = HeapSequence::new(rules);
@@ -82,7 +87,7 @@ fn every_width_of_storage_gives_the_same_values() {
                 .enumerate()
                 .map(|(j, &d)| take(j as u64, d, digits == [4]))
                 .collect(),
-            open_from: None,
+            ranges: vec![],
         };
         let expected = plain(&rules, 1500);
         for storage in [
@@ -102,13 +107,13 @@ fn every_width_of_storage_gives_the_same_values() {
 fn storage_widens_as_values_grow() {
     let nim = HeapRules {
         takes: vec![],
-        open_from: Some(1),
+        ranges: vec![any(1)],
     };
     let values = fast(&nim, 70_000);
     assert!(values.iter().enumerate().all(|(n, &v)| v == n as u32));
     let lasker = HeapRules {
         takes: vec![take(0, 4, false)],
-        open_from: Some(1),
+        ranges: vec![any(1)],
     };
     assert_eq!(fast(&lasker, 700), plain(&lasker, 700));
     let mut seq = HeapSequence::new(lasker);
@@ -131,24 +136,44 @@ fn officers_and_kayles_match_the_plain_method() {
                 .enumerate()
                 .map(|(j, &d)| take(j as u64, d, false))
                 .collect(),
-            open_from: None,
+            ranges: vec![],
         };
         assert_eq!(fast(&rules, 2000), plain(&rules, 2000), "{digits:?}");
     }
 }
 
 #[test]
-fn open_takes_match_the_plain_method() {
-    for (takes, from) in [
-        (vec![], 1),
-        (vec![take(0, 4, false)], 1),
-        (vec![take(2, 3, false)], 3),
+fn ranges_of_takes_match_the_plain_method() {
+    let range = |lo, hi| TakeRange { lo, hi: Some(hi) };
+    for (takes, ranges) in [
+        (vec![], vec![any(1)]),
+        (vec![take(0, 4, false)], vec![any(1)]),
+        (vec![take(2, 3, false)], vec![any(3)]),
+        (vec![], vec![range(1, 40)]),
+        (vec![], vec![range(3, 50), range(60, 61)]),
+        (vec![take(7, 3, false)], vec![range(20, 90), any(200)]),
+        (vec![take(0, 4, false)], vec![range(2, 5)]),
+        (vec![take(1, 6, false)], vec![range(5, 45), range(30, 70)]),
     ] {
-        let rules = HeapRules {
-            takes,
-            open_from: Some(from),
-        };
-        assert_eq!(fast(&rules, 600), plain(&rules, 600));
+        let rules = HeapRules { takes, ranges };
+        assert_eq!(fast(&rules, 600), plain(&rules, 600), "{rules:?}");
+    }
+}
+
+#[test]
+fn a_long_range_costs_little_a_heap() {
+    // bash(20000): the values are n mod 20001; 20000 options a heap for 10^5 heaps would be
+    // 2 * 10^9 steps, the window makes it 10^5.
+    let rules = HeapRules {
+        takes: vec![],
+        ranges: vec![TakeRange {
+            lo: 1,
+            hi: Some(20_000),
+        }],
+    };
+    let mut seq = HeapSequence::new(rules);
+    for n in [19_999, 20_000, 20_001, 100_000] {
+        assert_eq!(seq.value(n, &Limits::default()).unwrap() as u64, n % 20_001);
     }
 }
 
@@ -156,7 +181,7 @@ fn open_takes_match_the_plain_method() {
 fn a_certified_period_answers_huge_heaps() {
     let rules = HeapRules {
         takes: vec![take(1, 7, false), take(2, 7, false)],
-        open_from: None,
+        ranges: vec![],
     };
     let mut seq = HeapSequence::new(rules.clone());
     let limits = Limits::default();
