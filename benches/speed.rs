@@ -582,6 +582,13 @@ fn cases(quick: bool) -> Vec<Case> {
             "grundys_options",
         ),
         peak_memory("grundys (rule form)", "grundys", quick_or(1 << 20)),
+        // One heap past a power of two: the values' vector has just doubled its capacity. (Heaps
+        // from 2^20 on are answered only from a period, so 2^19 + 1 is the last such size.)
+        peak_memory(
+            "grundys (rule form)",
+            "grundys",
+            if quick { 4097 } else { (1 << 19) + 1 },
+        ),
         peak_memory("officers (octal 0.6)", "officers", quick_or(1 << 20)),
         peak_memory("kayles (octal 0.77)", "kayles", quick_or(1_000_000)),
     ]
