@@ -135,10 +135,11 @@ fn main() {
                     "{}: grundy and pycgt answer differently",
                     case.name
                 );
-                let how = format!(
-                    "pycgt {version}, same answer ({} words)",
-                    python_answer.len()
-                );
+                let how = if python_answer.len() <= 4 {
+                    format!("pycgt {version}, same answer: {}", python_answer.join(" "))
+                } else {
+                    format!("pycgt {version}, same {} values", python_answer.len())
+                };
                 print_row(&case.name, interpreter, baseline, &how);
             }
             Against::PeakMemory { values } => {
@@ -538,7 +539,7 @@ fn cases(quick: bool) -> Vec<Case> {
         stair_case(stair_h, false),
         stair_case(stair_h, true),
         pycgt(
-            format!("nim{nim_heaps:?}, value and outcome"),
+            format!("nim{nim_heaps:?}"),
             format!("let p = nim{nim_heaps:?}\nprint grundy(p)\nprint outcome(p)"),
             format!(
                 "report(lambda: value_and_outcome(heaps({}, {}, {})))",
@@ -547,7 +548,10 @@ fn cases(quick: bool) -> Vec<Case> {
             printed_words,
         ),
         pycgt(
-            format!("kayles sum {kayles_sum:?}, value and outcome"),
+            format!(
+                "kayles[{}] + kayles[{}] + kayles[{}]",
+                kayles_sum[0], kayles_sum[1], kayles_sum[2]
+            ),
             format!(
                 "let p = kayles_rules[{0}] + kayles_rules[{1}] + kayles_rules[{2}]\n\
                  print grundy(p)\nprint outcome(p)",
