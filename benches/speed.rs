@@ -328,7 +328,8 @@ def report(compute):
 "#;
 
 /// The best of `reps` runs of a pycgt script (each a fresh `python3`, timed inside Python) and
-/// its answer.
+/// its answer. The hash seed is fixed: it orders pycgt's sets of options, and with them how much
+/// work its canonical forms take (up to 2x between seeds).
 fn time_pycgt(script: &str, reps: usize) -> (Duration, Vec<String>) {
     let program = format!("{PYCGT_PRELUDE}\n{script}\n");
     let mut best = Duration::MAX;
@@ -336,6 +337,7 @@ fn time_pycgt(script: &str, reps: usize) -> (Duration, Vec<String>) {
     for _ in 0..reps {
         let out = Command::new("python3")
             .args(["-c", &program])
+            .env("PYTHONHASHSEED", "0")
             .output()
             .expect("python3 runs");
         let stdout = String::from_utf8_lossy(&out.stdout);
