@@ -1,6 +1,6 @@
 //! Expression evaluation, shared by statements and by the rules of games.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::builtins;
 use super::value::{Family, GameValue, PositionValue, Shape, Value};
@@ -133,7 +133,7 @@ impl<'h, 'a> Eval<'h, 'a> {
         }
     }
 
-    pub fn position(&mut self, expr: &'a Expr) -> Result<Rc<PositionValue>, Error> {
+    pub fn position(&mut self, expr: &'a Expr) -> Result<Arc<PositionValue>, Error> {
         match self.eval(expr)? {
             Value::Position(p) => Ok(p),
             other => Err(Error::type_mismatch(
@@ -170,7 +170,7 @@ impl<'h, 'a> Eval<'h, 'a> {
                 }
                 values.sort_unstable();
                 values.dedup();
-                Ok(Value::Set(Rc::new(values)))
+                Ok(Value::Set(Arc::new(values)))
             }
             ExprKind::Unary(op, operand) => self.unary(*op, operand, span),
             ExprKind::Binary(op, left, right) => self.binary(*op, left, right, span),
@@ -206,7 +206,7 @@ impl<'h, 'a> Eval<'h, 'a> {
             UnaryOp::Not => Ok(Value::Bool(!self.bool(operand)?)),
             UnaryOp::Misere => {
                 let p = self.position(operand)?;
-                Ok(Value::Position(Rc::new(PositionValue {
+                Ok(Value::Position(Arc::new(PositionValue {
                     position: Position::new(p.position.parts.clone(), true),
                     games: p.games.clone(),
                 })))
@@ -286,8 +286,8 @@ impl<'h, 'a> Eval<'h, 'a> {
                     }
                 };
                 Ok(Value::Box {
-                    low: Rc::new(low),
-                    high: Rc::new(high),
+                    low: Arc::new(low),
+                    high: Arc::new(high),
                 })
             }
             (Value::Int(_), other) => Err(type_error(
@@ -405,7 +405,7 @@ impl<'h, 'a> Eval<'h, 'a> {
 
     fn make_position(
         &mut self,
-        game: &Rc<GameValue>,
+        game: &Arc<GameValue>,
         args: &'a [Expr],
         span: Span,
     ) -> Result<Value, Error> {
@@ -491,7 +491,7 @@ impl<'h, 'a> Eval<'h, 'a> {
                 vec![engine.part(game.id, numbers.iter().map(|&(n, _)| n).collect())]
             }
         };
-        Ok(Value::Position(Rc::new(PositionValue {
+        Ok(Value::Position(Arc::new(PositionValue {
             position: Position::new(parts, false),
             games: vec![game.clone()],
         })))
@@ -631,7 +631,7 @@ pub fn combine(
                     games.push(g.clone());
                 }
             }
-            Ok(Value::Position(Rc::new(PositionValue {
+            Ok(Value::Position(Arc::new(PositionValue {
                 position: p.position.sum(&q.position),
                 games,
             })))

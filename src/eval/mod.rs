@@ -8,11 +8,9 @@ mod rules;
 pub use rules::interpret_only;
 pub mod value;
 
-use std::cell::RefCell;
 use std::io::Write;
-use std::rc::Rc;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use rustc_hash::FxHashMap;
 
@@ -36,25 +34,38 @@ const MOST_MOVES_SHOWN: usize = 50;
 /// The global names of a session and their values.
 pub type Globals = FxHashMap<String, Value>;
 
+/// The globals of a session, shared with the rule games that read them. Written only between
+/// statements; read by any number of sweep workers at once.
+pub type SharedGlobals = Arc<RwLock<Globals>>;
+
+/// Reads the globals (a panic elsewhere cannot leave them half-written: writes are single inserts).
+pub(crate) fn read_globals(globals: &RwLock<Globals>) -> RwLockReadGuard<'_, Globals> {
+    globals.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn write_globals(globals: &RwLock<Globals>) -> RwLockWriteGuard<'_, Globals> {
+    globals.write().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// The names, declarations and game instances of a session at one point.
 pub struct Checkpoint {
     globals: Globals,
     decls: usize,
-    instances: FxHashMap<(usize, Vec<Value>), Rc<GameValue>>,
+    instances: FxHashMap<(usize, Vec<Value>), Arc<GameValue>>,
 }
 
 /// The state of a run or REPL session: globals, declared games, their instances and the engine
 /// that holds every solved value.
 pub struct Interpreter {
-    globals: Rc<RefCell<Globals>>,
-    decls: Vec<(Rc<GameDecl>, Arc<Origin>)>,
-    instances: FxHashMap<(usize, Vec<Value>), Rc<GameValue>>,
+    globals: SharedGlobals,
+    decls: Vec<(Arc<GameDecl>, Arc<Origin>)>,
+    instances: FxHashMap<(usize, Vec<Value>), Arc<GameValue>>,
     engine: Engine,
 }
 
 impl Host for Interpreter {
     fn global(&self, name: &str) -> Option<Value> {
-        self.globals.borrow().get(name).cloned()
+        read_globals(&self.globals).get(name).cloned()
     }
 
     fn instantiate(
@@ -82,7 +93,7 @@ impl Host for Interpreter {
 impl Interpreter {
     pub fn new(limits: Limits) -> Interpreter {
         Interpreter {
-            globals: Rc::new(RefCell::new(Globals::default())),
+            globals: Arc::new(RwLock::new(Globals::default())),
             decls: Vec::new(),
             instances: FxHashMap::default(),
             engine: Engine::new(limits),
@@ -97,21 +108,21 @@ impl Interpreter {
     /// already solved stay in the engine: they are facts about games, right whatever happens.
     pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
-            globals: self.globals.borrow().clone(),
+            globals: read_globals(&self.globals).clone(),
             decls: self.decls.len(),
             instances: self.instances.clone(),
         }
     }
 
     pub fn roll_back(&mut self, checkpoint: Checkpoint) {
-        *self.globals.borrow_mut() = checkpoint.globals;
+        *write_globals(&self.globals) = checkpoint.globals;
         self.decls.truncate(checkpoint.decls);
         self.instances = checkpoint.instances;
     }
 
     /// The global names and their values, for the checker and for completion.
-    pub fn globals(&self) -> std::cell::Ref<'_, Globals> {
-        self.globals.borrow()
+    pub fn globals(&self) -> RwLockReadGuard<'_, Globals> {
+        read_globals(&self.globals)
     }
 
     /// Runs statements in order, writing answers to `out`; stops at the first error.
@@ -138,7 +149,7 @@ impl Interpreter {
         let text = match &stmt.kind {
             StmtKind::Let { name, value } => {
                 let value = Eval::new(self).eval(value)?;
-                self.globals.borrow_mut().insert(name.name.clone(), value);
+                write_globals(&self.globals).insert(name.name.clone(), value);
                 return Ok(());
             }
             StmtKind::Game(decl) => return self.declare(decl, origin),
@@ -186,21 +197,19 @@ impl Interpreter {
     }
 
     fn declare(&mut self, decl: &GameDecl, origin: &Arc<Origin>) -> Result<(), Error> {
-        self.decls.push((Rc::new(decl.clone()), origin.clone()));
+        self.decls.push((Arc::new(decl.clone()), origin.clone()));
         let index = self.decls.len() - 1;
         let value = if decl.params.is_empty() {
             Value::Game(self.instance(index, Vec::new(), decl.name.span)?)
         } else {
-            Value::Family(Rc::new(Family {
+            Value::Family(Arc::new(Family {
                 name: decl.name.name.clone(),
                 decl: index,
                 arity: decl.params.len(),
                 shape: shape_of(decl),
             }))
         };
-        self.globals
-            .borrow_mut()
-            .insert(decl.name.name.clone(), value);
+        write_globals(&self.globals).insert(decl.name.name.clone(), value);
         Ok(())
     }
 
@@ -210,7 +219,7 @@ impl Interpreter {
         index: usize,
         args: Vec<Value>,
         span: Span,
-    ) -> Result<Rc<GameValue>, Error> {
+    ) -> Result<Arc<GameValue>, Error> {
         let key = (index, args);
         if let Some(game) = self.instances.get(&key) {
             return Ok(game.clone());
@@ -224,7 +233,7 @@ impl Interpreter {
             format!("{}({})", decl.name.name, shown.join(", "))
         };
         let shape = shape_of(&decl);
-        let game: Rc<dyn Game> = match &decl.def {
+        let game: Arc<dyn Game> = match &decl.def {
             GameDef::Rules { .. } => {
                 let limits = &self.engine.limits;
                 let game = RuleGame::new(
@@ -236,7 +245,7 @@ impl Interpreter {
                     limits.interrupt.clone(),
                     limits.max_states,
                 );
-                Rc::new(game)
+                Arc::new(game)
             }
             GameDef::Octal { code, span } => {
                 let octal = Octal::parse(&display, code).map_err(|reason| {
@@ -247,9 +256,9 @@ impl Interpreter {
                     }
                     .declared_in(&origin)
                 })?;
-                Rc::new(octal)
+                Arc::new(octal)
             }
-            GameDef::Subtraction { set } => Rc::new(
+            GameDef::Subtraction { set } => Arc::new(
                 self.subtraction(&decl, &display, &args, set)
                     .map_err(|e| e.declared_in(&origin))?,
             ),
@@ -262,12 +271,12 @@ impl Interpreter {
                         graph.edge(from, to);
                     }
                 }
-                Rc::new(graph)
+                Arc::new(graph)
             }
         };
         let _ = span;
         let id = self.engine.add_game(game);
-        let value = Rc::new(GameValue { display, id, shape });
+        let value = Arc::new(GameValue { display, id, shape });
         self.instances.insert(key, value.clone());
         Ok(value)
     }
@@ -380,7 +389,7 @@ impl Interpreter {
         })
     }
 
-    pub(crate) fn heap_game(&mut self, game: &Expr, what: &str) -> Result<Rc<GameValue>, Error> {
+    pub(crate) fn heap_game(&mut self, game: &Expr, what: &str) -> Result<Arc<GameValue>, Error> {
         match Eval::new(self).eval(game)? {
             Value::Game(g) if g.shape == Shape::Heaps => Ok(g),
             other => Err(Error::type_mismatch(
@@ -455,7 +464,7 @@ impl Interpreter {
         Ok(text)
     }
 
-    pub(crate) fn tuple_game(&mut self, game: &Expr, what: &str) -> Result<Rc<GameValue>, Error> {
+    pub(crate) fn tuple_game(&mut self, game: &Expr, what: &str) -> Result<Arc<GameValue>, Error> {
         match Eval::new(self).eval(game)? {
             Value::Game(g) if g.shape == Shape::Tuple(2) => Ok(g),
             other => Err(Error::type_mismatch(

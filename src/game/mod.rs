@@ -25,7 +25,7 @@ use crate::error::Error;
 /// A *heap-like* game (heap games, graph games) has one-integer states, and an option is a
 /// multiset of such integers (a heap may be removed, kept, or split into several heaps); its
 /// value is the XOR of theirs. Any other game has one option state per option, of the same width.
-pub trait Game {
+pub trait Game: Send + Sync {
     fn heap_like(&self) -> bool;
 
     /// Calls `emit` once per option, with the option's heaps (heap-like) or its state.

@@ -1,6 +1,6 @@
 //! Positions (sums of components, possibly misère) and the engine that values them.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
@@ -115,7 +115,7 @@ impl Engine {
         }
     }
 
-    pub fn add_game(&mut self, game: Rc<dyn Game>) -> GameId {
+    pub fn add_game(&mut self, game: Arc<dyn Game>) -> GameId {
         self.structures.push(game.structure());
         self.solvers.push(Solver::new(game));
         self.solvers.len() - 1
@@ -125,7 +125,7 @@ impl Engine {
         &self.structures[game]
     }
 
-    pub fn game(&self, id: GameId) -> &Rc<dyn Game> {
+    pub fn game(&self, id: GameId) -> &Arc<dyn Game> {
         self.solvers[id].game()
     }
 

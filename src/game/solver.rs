@@ -1,6 +1,6 @@
 //! Memoized mex search over one game, iterative so that deep games cannot overflow the stack.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
@@ -18,7 +18,7 @@ pub const SPARSE_ENTRY_BYTES: usize = 48;
 /// The memo of one game instance: a dense table for heap-like games, a hash map otherwise.
 /// It lives as long as the run, so every query on the same game reuses it.
 pub struct Solver {
-    game: Rc<dyn Game>,
+    game: Arc<dyn Game>,
     dense: Vec<u32>,
     sparse: FxHashMap<Box<[i64]>, u32>,
     /// States that fit, packed into one integer (see [`pack`]): cheaper to hash and compare.
@@ -65,7 +65,7 @@ struct Frame {
 }
 
 impl Solver {
-    pub fn new(game: Rc<dyn Game>) -> Solver {
+    pub fn new(game: Arc<dyn Game>) -> Solver {
         let heap = game
             .heap_rules()
             .filter(|rules| rules.is_valid())
@@ -87,7 +87,7 @@ impl Solver {
         }
     }
 
-    pub fn game(&self) -> &Rc<dyn Game> {
+    pub fn game(&self) -> &Arc<dyn Game> {
         &self.game
     }
 
