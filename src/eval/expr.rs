@@ -24,6 +24,10 @@ pub trait Host {
     fn interrupted(&self) -> bool;
     /// The most elements a list built from a range or box may have.
     fn max_elements(&self) -> usize;
+    /// The whole interpreter, when this is it (for statements that run sweeps).
+    fn interpreter(&mut self) -> Option<&mut super::Interpreter> {
+        None
+    }
 }
 
 /// Evaluates expressions with a stack of local bindings over a host.
@@ -56,6 +60,7 @@ pub fn solve_error(error: SolveError, span: Span) -> Error {
         SolveError::LoopySplit(position) => Error::LoopySplit { position, span },
         SolveError::Infinite => Error::InfiniteValue { span },
         SolveError::Interrupted => Error::Interrupted,
+        SolveError::Deferred => Error::Deferred,
     }
 }
 

@@ -5,6 +5,7 @@ mod explore;
 pub mod expr;
 mod plot;
 mod rules;
+mod sweep;
 pub use rules::interpret_only;
 pub mod value;
 
@@ -61,6 +62,8 @@ pub struct Interpreter {
     decls: Vec<(Arc<GameDecl>, Arc<Origin>)>,
     instances: FxHashMap<(usize, Vec<Value>), Arc<GameValue>>,
     engine: Engine,
+    /// The threads of parallel sweeps, when `limits.threads` asks for a pool of its own.
+    pool: Option<Arc<rayon::ThreadPool>>,
 }
 
 impl Host for Interpreter {
@@ -88,6 +91,10 @@ impl Host for Interpreter {
     fn max_elements(&self) -> usize {
         self.engine.limits.max_states
     }
+
+    fn interpreter(&mut self) -> Option<&mut Interpreter> {
+        Some(self)
+    }
 }
 
 impl Interpreter {
@@ -97,6 +104,7 @@ impl Interpreter {
             decls: Vec::new(),
             instances: FxHashMap::default(),
             engine: Engine::new(limits),
+            pool: None,
         }
     }
 
@@ -499,16 +507,45 @@ impl Interpreter {
         let span = rows.span.to(cols.span);
         let cells = (r1 as i128 - r0 as i128 + 1).max(0) * (c1 as i128 - c0 as i128 + 1).max(0);
         self.bound_size(cells, "this table", span)?;
-        let mut grid = Vec::new();
-        for a in r0..=r1 {
-            let mut line = Vec::new();
-            for b in c0..=c1 {
-                let part = self.engine.part(game.id, vec![a, b]);
-                line.push(self.part_value_at(&part, span)?);
+        let threads = self.sweep_threads();
+        let mut pace = sweep::Pace::new(&self.engine.limits, threads);
+        let id = game.id;
+        let width = (c1 - c0 + 1).max(0) as usize;
+        let mut values = Vec::new();
+        let mut queued: Vec<[i64; 2]> = Vec::new();
+        let work = |host: &mut sweep::SweepHost<'_>, &[a, b]: &[i64; 2]| {
+            let part = host.engine.part(id, vec![a, b]);
+            match host.engine.part_value(&part) {
+                Ok(v) => sweep::Worked::Done(v),
+                Err(_) => sweep::Worked::Open,
             }
-            grid.push(line);
+        };
+        let mut take = |this: &mut Interpreter, &[a, b]: &[i64; 2], settled: Option<u64>| {
+            let v = match settled {
+                Some(v) => v,
+                None => {
+                    let part = this.engine.part(id, vec![a, b]);
+                    this.part_value_at(&part, span)?
+                }
+            };
+            values.push(v);
+            Ok(Flow::Continue)
+        };
+        for a in r0..=r1 {
+            for b in c0..=c1 {
+                if pace.spreading() {
+                    queued.push([a, b]);
+                    if queued.len() >= pace.batch() {
+                        self.run_batch(&mut pace, &queued, &work, &mut take)?;
+                        queued.clear();
+                    }
+                } else {
+                    take(self, &[a, b], None)?;
+                }
+            }
         }
-        Ok(grid)
+        self.run_batch(&mut pace, &queued, &work, &mut take)?;
+        Ok(values.chunks(width.max(1)).map(<[u64]>::to_vec).collect())
     }
 
     fn table(
@@ -562,26 +599,76 @@ impl Interpreter {
         Ok(text)
     }
 
+    /// `check`: runs the condition for every binding, in order, until one fails. Large sweeps
+    /// spread over the workers (see [`sweep`]); the result is the same.
     fn check(&mut self, condition: &Expr, binders: &[Binder], span: Span) -> Result<String, Error> {
-        let mut held: u64 = 0;
-        let mut failure = None;
-        Eval::new(self).for_each(binders, &mut |eval| {
-            if eval.bool(condition)? {
-                held += 1;
+        // How many cases held, and the first failure: its bindings and the values of both sides.
+        let held = std::cell::Cell::new(0u64);
+        let failure = std::cell::RefCell::new(None);
+        let threads = self.sweep_threads();
+        let mut pace = sweep::Pace::new(&self.engine.limits, threads);
+        let mut queued: Vec<Vec<Value>> = Vec::new();
+        let work = |host: &mut sweep::SweepHost<'_>, values: &Vec<Value>| {
+            let mut eval = Eval::new(host);
+            for (binder, value) in binders.iter().zip(values) {
+                eval.push(&binder.name.name, value.clone());
+            }
+            match eval.bool(condition) {
+                Ok(true) => sweep::Worked::Done(()),
+                Ok(false) => sweep::Worked::OpenAndStop,
+                Err(_) => sweep::Worked::Open,
+            }
+        };
+        // A case from a batch: held if a worker said so, else run here.
+        let mut take = |this: &mut Interpreter, values: &Vec<Value>, settled: Option<()>| {
+            if settled.is_none() {
+                let mut eval = Eval::new(this);
+                for (binder, value) in binders.iter().zip(values) {
+                    eval.push(&binder.name.name, value.clone());
+                }
+                if let Some(failed) = check_case(&mut eval, condition, binders)? {
+                    *failure.borrow_mut() = Some(failed);
+                    return Ok(Flow::Stop);
+                }
+            }
+            held.set(held.get() + 1);
+            Ok(Flow::Continue)
+        };
+        let flow = Eval::new(self).for_each(binders, &mut |eval| {
+            if !pace.spreading() {
+                return match check_case(eval, condition, binders)? {
+                    None => {
+                        held.set(held.get() + 1);
+                        Ok(Flow::Continue)
+                    }
+                    Some(failed) => {
+                        *failure.borrow_mut() = Some(failed);
+                        Ok(Flow::Stop)
+                    }
+                };
+            }
+            let values = binders
+                .iter()
+                .map(|b| eval.lookup(&b.name.name).expect("bound"))
+                .collect();
+            queued.push(values);
+            if queued.len() < pace.batch() {
                 return Ok(Flow::Continue);
             }
-            let bindings: Vec<String> = binders
-                .iter()
-                .map(|b| {
-                    let value = eval.lookup(&b.name.name).expect("bound");
-                    format!("{} = {value}", b.name.name)
-                })
-                .collect();
-            failure = Some((bindings.join(", "), explain(eval, condition)));
-            Ok(Flow::Stop)
+            let this = eval
+                .host
+                .interpreter()
+                .expect("`check` runs on the interpreter");
+            let flow = this.run_batch(&mut pace, &queued, &work, &mut take);
+            queued.clear();
+            flow
         })?;
+        if let Flow::Continue = flow {
+            self.run_batch(&mut pace, &queued, &work, &mut take)?;
+        }
         let _ = span;
-        match failure {
+        let held = held.get();
+        match failure.into_inner() {
             None => Ok(format!(
                 "check: {held} case{} held",
                 if held == 1 { "" } else { "s" }
@@ -594,6 +681,26 @@ impl Interpreter {
             }),
         }
     }
+}
+
+/// Runs the condition of a `check` for the binding in `eval`: `None` when it holds, else the
+/// bindings and the values of both sides, as the failure shows them.
+fn check_case<'a>(
+    eval: &mut Eval<'_, 'a>,
+    condition: &'a Expr,
+    binders: &'a [Binder],
+) -> Result<Option<(String, String)>, Error> {
+    if eval.bool(condition)? {
+        return Ok(None);
+    }
+    let bindings: Vec<String> = binders
+        .iter()
+        .map(|b| {
+            let value = eval.lookup(&b.name.name).expect("bound");
+            format!("{} = {value}", b.name.name)
+        })
+        .collect();
+    Ok(Some((bindings.join(", "), explain(eval, condition))))
 }
 
 /// Says so when a position belongs to a loopy game, whose values are generalized ones.

@@ -47,6 +47,11 @@ pub fn interpret_only(on: bool) {
     INTERPRET_ONLY.with(|c| c.set(on));
 }
 
+/// Whether rule games on this thread use the AST walker only (passed on to sweep workers).
+pub(crate) fn interpret_only_now() -> bool {
+    INTERPRET_ONLY.with(Cell::get)
+}
+
 struct RuleHost<'g> {
     globals: &'g Globals,
     interrupt: &'g AtomicBool,
