@@ -510,7 +510,13 @@ impl Interpreter {
         let threads = self.sweep_threads();
         let mut pace = sweep::Pace::new(&self.engine.limits, threads);
         let id = game.id;
-        let width = (c1 - c0 + 1).max(0) as usize;
+        let width = (c1 as i128 - c0 as i128 + 1).max(0) as usize;
+        if width == 0 {
+            // No columns: the rows are there, empty.
+            let rows = (r1 as i128 - r0 as i128 + 1).max(0);
+            self.bound_size(rows, "this table", span)?;
+            return Ok(vec![Vec::new(); rows as usize]);
+        }
         let mut values = Vec::new();
         let mut queued: Vec<[i64; 2]> = Vec::new();
         let work = |host: &mut sweep::SweepHost<'_>, &[a, b]: &[i64; 2]| {
@@ -545,7 +551,7 @@ impl Interpreter {
             }
         }
         self.run_batch(&mut pace, &queued, &work, &mut take)?;
-        Ok(values.chunks(width.max(1)).map(<[u64]>::to_vec).collect())
+        Ok(values.chunks(width).map(<[u64]>::to_vec).collect())
     }
 
     fn table(

@@ -28,6 +28,10 @@ use crate::span::Span;
 /// The largest batch of queued cases.
 const LARGEST_BATCH: usize = 1 << 16;
 
+/// The pieces a round is cut into, per thread: the cases of a sweep cost very unequal amounts
+/// (the first to reach a large state searches it), so the workers take small pieces in turn.
+const CHUNKS_A_THREAD: usize = 4;
+
 /// How often (in cases) a sequential sweep looks at the clock.
 const CLOCK_EVERY: usize = 16;
 
@@ -234,7 +238,7 @@ impl Interpreter {
         let globals: &Globals = &globals;
         let instances = &self.instances;
         let stop = AtomicUsize::new(usize::MAX);
-        let chunk = open.len().div_ceil(4 * threads).max(1);
+        let chunk = open.len().div_ceil(CHUNKS_A_THREAD * threads).max(1);
         let run = || -> Vec<Vec<Option<R>>> {
             open.par_chunks(chunk)
                 .map(|indices| {
