@@ -103,7 +103,8 @@ fn main() {
         .collect();
     let quick = args.iter().any(|a| a == "--quick");
     let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
-    let cases = cases(quick);
+    let mut cases = cases(quick);
+    cases.extend(parallel_cases(quick));
     println!(
         "{:<44} {:>12} {:>14} {:>10}  baseline",
         "case", "grundy", "baseline", "ratio"
@@ -848,4 +849,72 @@ fn for_box(len: usize, h: i64, f: &mut dyn FnMut(&[i64])) {
             s[i] = 0;
         }
     }
+}
+
+/// Parallel sweeps: the same source on every core (the default) against one thread
+/// (`threads = 1`), in the same run. The ratio is all threads / one thread.
+fn parallel_cases(quick: bool) -> Vec<Case> {
+    let h = if quick { 6 } else { 12 };
+    let steps = if quick { 4 } else { 6 };
+    let side = if quick { 80 } else { 300 };
+    let corner = "game corner on (a, b) {\n\
+        for k in 1..=min(a, 3) { a -= k }\n\
+        for k in 1..=b if k % 2 == 1 { b -= k }\n\
+        for k in 1..=min(a, b) if k != 2 { a -= k; b -= k }\n\
+    }\n";
+    let sweeps = [
+        (
+            format!("parallel: check xor_nim, 5 heaps <= {h}"),
+            format!(
+                "check grundy(xor_nim[a, b, c, d, e]) >= 0 for a in 0..={h}, \
+                 b in 0..={h}, c in 0..={h}, d in 0..={h}, e in 0..={h}"
+            ),
+        ),
+        (
+            format!("parallel: check staircase, 5 steps <= {steps}"),
+            format!(
+                "check grundy(staircase[a, b, c, d, e]) == a xor c xor e for a in 0..={steps}, \
+                 b in 0..={steps}, c in 0..={steps}, d in 0..={steps}, e in 0..={steps}"
+            ),
+        ),
+        (
+            format!("parallel: ppos of a rule game, {side} x {side}"),
+            format!("{corner}ppos corner 0..{side}, 0..{side}"),
+        ),
+    ];
+    sweeps
+        .into_iter()
+        .map(|(name, source)| {
+            let sequential = source.clone();
+            Case {
+                name,
+                source,
+                reps: 2,
+                walker: false,
+                baseline: Box::new(move || {
+                    let one = (0..2).map(|_| run_with_threads(&sequential, 1)).min();
+                    (one.unwrap_or_default(), "the same on one thread".into())
+                }),
+            }
+        })
+        .collect()
+}
+
+/// The time of `source` in a fresh session with `threads` sweep threads, the prelude loaded
+/// before the clock starts.
+fn run_with_threads(source: &str, threads: usize) -> Duration {
+    let limits = Limits {
+        max_states: 50_000_000,
+        threads,
+        ..Limits::default()
+    };
+    let mut session = Session::new(limits);
+    let mut out = Vec::new();
+    let start = Instant::now();
+    if let Err(e) = session.run("bench", source, &mut out) {
+        panic!("{source}\n{e:?}");
+    }
+    let elapsed = start.elapsed();
+    std::hint::black_box(out);
+    elapsed
 }

@@ -298,6 +298,12 @@ pub enum Error {
     #[error("interrupted")]
     #[diagnostic(code(grundy::interrupted))]
     Interrupted,
+
+    /// A worker of a parallel sweep met what only the main thread computes (a game instance
+    /// not made yet, a misère search...): the case is run again there. Never shown.
+    #[error("left to the main thread")]
+    #[diagnostic(code(grundy::deferred))]
+    Deferred,
 }
 
 /// A source text and the name it is shown under: a file, `<repl:3>`, `<prelude>`.

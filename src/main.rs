@@ -40,6 +40,11 @@ struct Cli {
     /// The most memory, in MiB, the memo tables of one game may take (estimated as they grow).
     #[arg(long, value_name = "MIB", default_value_t = Limits::default().max_memory >> 20)]
     max_memory: usize,
+
+    /// Threads for large `check`, `table` and `ppos` sweeps: 0 for every core (or
+    /// `RAYON_NUM_THREADS`), 1 to run everything on one thread.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
 }
 
 /// The exit status after Ctrl-C, as shells report a process ended by SIGINT.
@@ -50,6 +55,7 @@ fn main() -> ExitCode {
     let limits = Limits {
         max_states: cli.max_states,
         max_memory: cli.max_memory.saturating_mul(1 << 20),
+        threads: cli.threads,
         ..Limits::default()
     };
     let (name, source) = match (&cli.file, &cli.eval) {

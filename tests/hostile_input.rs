@@ -23,6 +23,10 @@ fn run_guarded(source: &str) -> bool {
         max_states: 20_000,
         max_memory: 64 << 20,
         interrupt,
+        // Every sweep spreads over two workers at once, so that hostile programs reach the
+        // parallel paths too.
+        threads: 2,
+        spread_after: Duration::ZERO,
     };
     let result = grundy::run_to_string_with("hostile", source, limits);
     let _ = done.send(());

@@ -37,6 +37,7 @@ fuzz_target!(|data: &[u8]| {
         max_states: 20_000,
         max_memory: 64 << 20,
         interrupt,
+        ..Limits::default()
     };
     let _ = grundy::run_to_string_with("fuzz", source, limits);
     *CURRENT.lock().unwrap() = None;

@@ -1,7 +1,7 @@
 //! Built-in functions: `min`, `max`, `abs`, `len`, `sum`, `xor`, `count`, `mex`, and on
 //! positions `grundy`, `outcome`, `options`, `wins` and `state`.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::expr::{plural, solve_error, Eval};
 use super::value::{PositionValue, Shape, Value};
@@ -262,7 +262,7 @@ fn results(p: &PositionValue, moves: Vec<Move>) -> Value {
         moves
             .into_iter()
             .map(|m| {
-                Value::Position(Rc::new(PositionValue {
+                Value::Position(Arc::new(PositionValue {
                     position: m.result(&p.position),
                     games: p.games.clone(),
                 }))

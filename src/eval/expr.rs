@@ -1,6 +1,6 @@
 //! Expression evaluation, shared by statements and by the rules of games.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::builtins;
 use super::value::{Family, GameValue, PositionValue, Shape, Value};
@@ -24,6 +24,10 @@ pub trait Host {
     fn interrupted(&self) -> bool;
     /// The most elements a list built from a range or box may have.
     fn max_elements(&self) -> usize;
+    /// The whole interpreter, when this is it (for statements that run sweeps).
+    fn interpreter(&mut self) -> Option<&mut super::Interpreter> {
+        None
+    }
 }
 
 /// Evaluates expressions with a stack of local bindings over a host.
@@ -56,6 +60,7 @@ pub fn solve_error(error: SolveError, span: Span) -> Error {
         SolveError::LoopySplit(position) => Error::LoopySplit { position, span },
         SolveError::Infinite => Error::InfiniteValue { span },
         SolveError::Interrupted => Error::Interrupted,
+        SolveError::Deferred => Error::Deferred,
     }
 }
 
@@ -133,7 +138,7 @@ impl<'h, 'a> Eval<'h, 'a> {
         }
     }
 
-    pub fn position(&mut self, expr: &'a Expr) -> Result<Rc<PositionValue>, Error> {
+    pub fn position(&mut self, expr: &'a Expr) -> Result<Arc<PositionValue>, Error> {
         match self.eval(expr)? {
             Value::Position(p) => Ok(p),
             other => Err(Error::type_mismatch(
@@ -170,7 +175,7 @@ impl<'h, 'a> Eval<'h, 'a> {
                 }
                 values.sort_unstable();
                 values.dedup();
-                Ok(Value::Set(Rc::new(values)))
+                Ok(Value::Set(Arc::new(values)))
             }
             ExprKind::Unary(op, operand) => self.unary(*op, operand, span),
             ExprKind::Binary(op, left, right) => self.binary(*op, left, right, span),
@@ -206,7 +211,7 @@ impl<'h, 'a> Eval<'h, 'a> {
             UnaryOp::Not => Ok(Value::Bool(!self.bool(operand)?)),
             UnaryOp::Misere => {
                 let p = self.position(operand)?;
-                Ok(Value::Position(Rc::new(PositionValue {
+                Ok(Value::Position(Arc::new(PositionValue {
                     position: Position::new(p.position.parts.clone(), true),
                     games: p.games.clone(),
                 })))
@@ -286,8 +291,8 @@ impl<'h, 'a> Eval<'h, 'a> {
                     }
                 };
                 Ok(Value::Box {
-                    low: Rc::new(low),
-                    high: Rc::new(high),
+                    low: Arc::new(low),
+                    high: Arc::new(high),
                 })
             }
             (Value::Int(_), other) => Err(type_error(
@@ -405,7 +410,7 @@ impl<'h, 'a> Eval<'h, 'a> {
 
     fn make_position(
         &mut self,
-        game: &Rc<GameValue>,
+        game: &Arc<GameValue>,
         args: &'a [Expr],
         span: Span,
     ) -> Result<Value, Error> {
@@ -491,7 +496,7 @@ impl<'h, 'a> Eval<'h, 'a> {
                 vec![engine.part(game.id, numbers.iter().map(|&(n, _)| n).collect())]
             }
         };
-        Ok(Value::Position(Rc::new(PositionValue {
+        Ok(Value::Position(Arc::new(PositionValue {
             position: Position::new(parts, false),
             games: vec![game.clone()],
         })))
@@ -631,7 +636,7 @@ pub fn combine(
                     games.push(g.clone());
                 }
             }
-            Ok(Value::Position(Rc::new(PositionValue {
+            Ok(Value::Position(Arc::new(PositionValue {
                 position: p.position.sum(&q.position),
                 games,
             })))

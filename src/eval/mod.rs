@@ -5,14 +5,13 @@ mod explore;
 pub mod expr;
 mod plot;
 mod rules;
+mod sweep;
 pub use rules::interpret_only;
 pub mod value;
 
-use std::cell::RefCell;
 use std::io::Write;
-use std::rc::Rc;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use rustc_hash::FxHashMap;
 
@@ -36,25 +35,40 @@ const MOST_MOVES_SHOWN: usize = 50;
 /// The global names of a session and their values.
 pub type Globals = FxHashMap<String, Value>;
 
+/// The globals of a session, shared with the rule games that read them. Written only between
+/// statements; read by any number of sweep workers at once.
+pub type SharedGlobals = Arc<RwLock<Globals>>;
+
+/// Reads the globals (a panic elsewhere cannot leave them half-written: writes are single inserts).
+pub(crate) fn read_globals(globals: &RwLock<Globals>) -> RwLockReadGuard<'_, Globals> {
+    globals.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn write_globals(globals: &RwLock<Globals>) -> RwLockWriteGuard<'_, Globals> {
+    globals.write().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// The names, declarations and game instances of a session at one point.
 pub struct Checkpoint {
     globals: Globals,
     decls: usize,
-    instances: FxHashMap<(usize, Vec<Value>), Rc<GameValue>>,
+    instances: FxHashMap<(usize, Vec<Value>), Arc<GameValue>>,
 }
 
 /// The state of a run or REPL session: globals, declared games, their instances and the engine
 /// that holds every solved value.
 pub struct Interpreter {
-    globals: Rc<RefCell<Globals>>,
-    decls: Vec<(Rc<GameDecl>, Arc<Origin>)>,
-    instances: FxHashMap<(usize, Vec<Value>), Rc<GameValue>>,
+    globals: SharedGlobals,
+    decls: Vec<(Arc<GameDecl>, Arc<Origin>)>,
+    instances: FxHashMap<(usize, Vec<Value>), Arc<GameValue>>,
     engine: Engine,
+    /// The threads of parallel sweeps, when `limits.threads` asks for a pool of its own.
+    pool: Option<Arc<rayon::ThreadPool>>,
 }
 
 impl Host for Interpreter {
     fn global(&self, name: &str) -> Option<Value> {
-        self.globals.borrow().get(name).cloned()
+        read_globals(&self.globals).get(name).cloned()
     }
 
     fn instantiate(
@@ -77,15 +91,20 @@ impl Host for Interpreter {
     fn max_elements(&self) -> usize {
         self.engine.limits.max_states
     }
+
+    fn interpreter(&mut self) -> Option<&mut Interpreter> {
+        Some(self)
+    }
 }
 
 impl Interpreter {
     pub fn new(limits: Limits) -> Interpreter {
         Interpreter {
-            globals: Rc::new(RefCell::new(Globals::default())),
+            globals: Arc::new(RwLock::new(Globals::default())),
             decls: Vec::new(),
             instances: FxHashMap::default(),
             engine: Engine::new(limits),
+            pool: None,
         }
     }
 
@@ -97,21 +116,21 @@ impl Interpreter {
     /// already solved stay in the engine: they are facts about games, right whatever happens.
     pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
-            globals: self.globals.borrow().clone(),
+            globals: read_globals(&self.globals).clone(),
             decls: self.decls.len(),
             instances: self.instances.clone(),
         }
     }
 
     pub fn roll_back(&mut self, checkpoint: Checkpoint) {
-        *self.globals.borrow_mut() = checkpoint.globals;
+        *write_globals(&self.globals) = checkpoint.globals;
         self.decls.truncate(checkpoint.decls);
         self.instances = checkpoint.instances;
     }
 
     /// The global names and their values, for the checker and for completion.
-    pub fn globals(&self) -> std::cell::Ref<'_, Globals> {
-        self.globals.borrow()
+    pub fn globals(&self) -> RwLockReadGuard<'_, Globals> {
+        read_globals(&self.globals)
     }
 
     /// Runs statements in order, writing answers to `out`; stops at the first error.
@@ -138,7 +157,7 @@ impl Interpreter {
         let text = match &stmt.kind {
             StmtKind::Let { name, value } => {
                 let value = Eval::new(self).eval(value)?;
-                self.globals.borrow_mut().insert(name.name.clone(), value);
+                write_globals(&self.globals).insert(name.name.clone(), value);
                 return Ok(());
             }
             StmtKind::Game(decl) => return self.declare(decl, origin),
@@ -186,21 +205,19 @@ impl Interpreter {
     }
 
     fn declare(&mut self, decl: &GameDecl, origin: &Arc<Origin>) -> Result<(), Error> {
-        self.decls.push((Rc::new(decl.clone()), origin.clone()));
+        self.decls.push((Arc::new(decl.clone()), origin.clone()));
         let index = self.decls.len() - 1;
         let value = if decl.params.is_empty() {
             Value::Game(self.instance(index, Vec::new(), decl.name.span)?)
         } else {
-            Value::Family(Rc::new(Family {
+            Value::Family(Arc::new(Family {
                 name: decl.name.name.clone(),
                 decl: index,
                 arity: decl.params.len(),
                 shape: shape_of(decl),
             }))
         };
-        self.globals
-            .borrow_mut()
-            .insert(decl.name.name.clone(), value);
+        write_globals(&self.globals).insert(decl.name.name.clone(), value);
         Ok(())
     }
 
@@ -210,7 +227,7 @@ impl Interpreter {
         index: usize,
         args: Vec<Value>,
         span: Span,
-    ) -> Result<Rc<GameValue>, Error> {
+    ) -> Result<Arc<GameValue>, Error> {
         let key = (index, args);
         if let Some(game) = self.instances.get(&key) {
             return Ok(game.clone());
@@ -224,7 +241,7 @@ impl Interpreter {
             format!("{}({})", decl.name.name, shown.join(", "))
         };
         let shape = shape_of(&decl);
-        let game: Rc<dyn Game> = match &decl.def {
+        let game: Arc<dyn Game> = match &decl.def {
             GameDef::Rules { .. } => {
                 let limits = &self.engine.limits;
                 let game = RuleGame::new(
@@ -236,7 +253,7 @@ impl Interpreter {
                     limits.interrupt.clone(),
                     limits.max_states,
                 );
-                Rc::new(game)
+                Arc::new(game)
             }
             GameDef::Octal { code, span } => {
                 let octal = Octal::parse(&display, code).map_err(|reason| {
@@ -247,9 +264,9 @@ impl Interpreter {
                     }
                     .declared_in(&origin)
                 })?;
-                Rc::new(octal)
+                Arc::new(octal)
             }
-            GameDef::Subtraction { set } => Rc::new(
+            GameDef::Subtraction { set } => Arc::new(
                 self.subtraction(&decl, &display, &args, set)
                     .map_err(|e| e.declared_in(&origin))?,
             ),
@@ -262,12 +279,12 @@ impl Interpreter {
                         graph.edge(from, to);
                     }
                 }
-                Rc::new(graph)
+                Arc::new(graph)
             }
         };
         let _ = span;
         let id = self.engine.add_game(game);
-        let value = Rc::new(GameValue { display, id, shape });
+        let value = Arc::new(GameValue { display, id, shape });
         self.instances.insert(key, value.clone());
         Ok(value)
     }
@@ -380,7 +397,7 @@ impl Interpreter {
         })
     }
 
-    pub(crate) fn heap_game(&mut self, game: &Expr, what: &str) -> Result<Rc<GameValue>, Error> {
+    pub(crate) fn heap_game(&mut self, game: &Expr, what: &str) -> Result<Arc<GameValue>, Error> {
         match Eval::new(self).eval(game)? {
             Value::Game(g) if g.shape == Shape::Heaps => Ok(g),
             other => Err(Error::type_mismatch(
@@ -455,7 +472,7 @@ impl Interpreter {
         Ok(text)
     }
 
-    pub(crate) fn tuple_game(&mut self, game: &Expr, what: &str) -> Result<Rc<GameValue>, Error> {
+    pub(crate) fn tuple_game(&mut self, game: &Expr, what: &str) -> Result<Arc<GameValue>, Error> {
         match Eval::new(self).eval(game)? {
             Value::Game(g) if g.shape == Shape::Tuple(2) => Ok(g),
             other => Err(Error::type_mismatch(
@@ -490,16 +507,51 @@ impl Interpreter {
         let span = rows.span.to(cols.span);
         let cells = (r1 as i128 - r0 as i128 + 1).max(0) * (c1 as i128 - c0 as i128 + 1).max(0);
         self.bound_size(cells, "this table", span)?;
-        let mut grid = Vec::new();
-        for a in r0..=r1 {
-            let mut line = Vec::new();
-            for b in c0..=c1 {
-                let part = self.engine.part(game.id, vec![a, b]);
-                line.push(self.part_value_at(&part, span)?);
-            }
-            grid.push(line);
+        let threads = self.sweep_threads();
+        let mut pace = sweep::Pace::new(&self.engine.limits, threads);
+        let id = game.id;
+        let width = (c1 as i128 - c0 as i128 + 1).max(0) as usize;
+        if width == 0 {
+            // No columns: the rows are there, empty.
+            let rows = (r1 as i128 - r0 as i128 + 1).max(0);
+            self.bound_size(rows, "this table", span)?;
+            return Ok(vec![Vec::new(); rows as usize]);
         }
-        Ok(grid)
+        let mut values = Vec::new();
+        let mut queued: Vec<[i64; 2]> = Vec::new();
+        let work = |host: &mut sweep::SweepHost<'_>, &[a, b]: &[i64; 2]| {
+            let part = host.engine.part(id, vec![a, b]);
+            match host.engine.part_value(&part) {
+                Ok(v) => sweep::Worked::Done(v),
+                Err(_) => sweep::Worked::Open,
+            }
+        };
+        let mut take = |this: &mut Interpreter, &[a, b]: &[i64; 2], settled: Option<u64>| {
+            let v = match settled {
+                Some(v) => v,
+                None => {
+                    let part = this.engine.part(id, vec![a, b]);
+                    this.part_value_at(&part, span)?
+                }
+            };
+            values.push(v);
+            Ok(Flow::Continue)
+        };
+        for a in r0..=r1 {
+            for b in c0..=c1 {
+                if pace.spreading() {
+                    queued.push([a, b]);
+                    if queued.len() >= pace.batch() {
+                        self.run_batch(&mut pace, &queued, &work, &mut take)?;
+                        queued.clear();
+                    }
+                } else {
+                    take(self, &[a, b], None)?;
+                }
+            }
+        }
+        self.run_batch(&mut pace, &queued, &work, &mut take)?;
+        Ok(values.chunks(width).map(<[u64]>::to_vec).collect())
     }
 
     fn table(
@@ -553,26 +605,76 @@ impl Interpreter {
         Ok(text)
     }
 
+    /// `check`: runs the condition for every binding, in order, until one fails. Large sweeps
+    /// spread over the workers (see [`sweep`]); the result is the same.
     fn check(&mut self, condition: &Expr, binders: &[Binder], span: Span) -> Result<String, Error> {
-        let mut held: u64 = 0;
-        let mut failure = None;
-        Eval::new(self).for_each(binders, &mut |eval| {
-            if eval.bool(condition)? {
-                held += 1;
+        // How many cases held, and the first failure: its bindings and the values of both sides.
+        let held = std::cell::Cell::new(0u64);
+        let failure = std::cell::RefCell::new(None);
+        let threads = self.sweep_threads();
+        let mut pace = sweep::Pace::new(&self.engine.limits, threads);
+        let mut queued: Vec<Vec<Value>> = Vec::new();
+        let work = |host: &mut sweep::SweepHost<'_>, values: &Vec<Value>| {
+            let mut eval = Eval::new(host);
+            for (binder, value) in binders.iter().zip(values) {
+                eval.push(&binder.name.name, value.clone());
+            }
+            match eval.bool(condition) {
+                Ok(true) => sweep::Worked::Done(()),
+                Ok(false) => sweep::Worked::OpenAndStop,
+                Err(_) => sweep::Worked::Open,
+            }
+        };
+        // A case from a batch: held if a worker said so, else run here.
+        let mut take = |this: &mut Interpreter, values: &Vec<Value>, settled: Option<()>| {
+            if settled.is_none() {
+                let mut eval = Eval::new(this);
+                for (binder, value) in binders.iter().zip(values) {
+                    eval.push(&binder.name.name, value.clone());
+                }
+                if let Some(failed) = check_case(&mut eval, condition, binders)? {
+                    *failure.borrow_mut() = Some(failed);
+                    return Ok(Flow::Stop);
+                }
+            }
+            held.set(held.get() + 1);
+            Ok(Flow::Continue)
+        };
+        let flow = Eval::new(self).for_each(binders, &mut |eval| {
+            if !pace.spreading() {
+                return match check_case(eval, condition, binders)? {
+                    None => {
+                        held.set(held.get() + 1);
+                        Ok(Flow::Continue)
+                    }
+                    Some(failed) => {
+                        *failure.borrow_mut() = Some(failed);
+                        Ok(Flow::Stop)
+                    }
+                };
+            }
+            let values = binders
+                .iter()
+                .map(|b| eval.lookup(&b.name.name).expect("bound"))
+                .collect();
+            queued.push(values);
+            if queued.len() < pace.batch() {
                 return Ok(Flow::Continue);
             }
-            let bindings: Vec<String> = binders
-                .iter()
-                .map(|b| {
-                    let value = eval.lookup(&b.name.name).expect("bound");
-                    format!("{} = {value}", b.name.name)
-                })
-                .collect();
-            failure = Some((bindings.join(", "), explain(eval, condition)));
-            Ok(Flow::Stop)
+            let this = eval
+                .host
+                .interpreter()
+                .expect("`check` runs on the interpreter");
+            let flow = this.run_batch(&mut pace, &queued, &work, &mut take);
+            queued.clear();
+            flow
         })?;
+        if let Flow::Continue = flow {
+            self.run_batch(&mut pace, &queued, &work, &mut take)?;
+        }
         let _ = span;
-        match failure {
+        let held = held.get();
+        match failure.into_inner() {
             None => Ok(format!(
                 "check: {held} case{} held",
                 if held == 1 { "" } else { "s" }
@@ -585,6 +687,26 @@ impl Interpreter {
             }),
         }
     }
+}
+
+/// Runs the condition of a `check` for the binding in `eval`: `None` when it holds, else the
+/// bindings and the values of both sides, as the failure shows them.
+fn check_case<'a>(
+    eval: &mut Eval<'_, 'a>,
+    condition: &'a Expr,
+    binders: &'a [Binder],
+) -> Result<Option<(String, String)>, Error> {
+    if eval.bool(condition)? {
+        return Ok(None);
+    }
+    let bindings: Vec<String> = binders
+        .iter()
+        .map(|b| {
+            let value = eval.lookup(&b.name.name).expect("bound");
+            format!("{} = {value}", b.name.name)
+        })
+        .collect();
+    Ok(Some((bindings.join(", "), explain(eval, condition))))
 }
 
 /// Says so when a position belongs to a loopy game, whose values are generalized ones.

@@ -5,14 +5,12 @@ mod recognise;
 
 use std::cell::Cell;
 
-use std::cell::RefCell;
-use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use super::expr::{combine, Eval, Flow, Host};
 use super::value::{Family, Value};
-use super::Globals;
+use super::{read_globals, Globals, SharedGlobals};
 use crate::error::{Error, Origin};
 use crate::game::heap::HeapRules;
 use crate::game::lines::LineRules;
@@ -29,10 +27,10 @@ use crate::syntax::ast::{
 /// the same order, and the same errors (see the tests in `rules/tests.rs`).
 pub struct RuleGame {
     pub display: String,
-    decl: Rc<GameDecl>,
+    decl: Arc<GameDecl>,
     origin: Arc<Origin>,
     params: Vec<Value>,
-    globals: Rc<RefCell<Globals>>,
+    globals: SharedGlobals,
     interrupt: Arc<AtomicBool>,
     max_elements: usize,
     /// The rules compiled to slots, when the compiler handles them.
@@ -47,6 +45,11 @@ thread_local! {
 /// (for tests that compare the two).
 pub fn interpret_only(on: bool) {
     INTERPRET_ONLY.with(|c| c.set(on));
+}
+
+/// Whether rule games on this thread use the AST walker only (passed on to sweep workers).
+pub(crate) fn interpret_only_now() -> bool {
+    INTERPRET_ONLY.with(Cell::get)
 }
 
 struct RuleHost<'g> {
@@ -92,10 +95,10 @@ impl Host for RuleHost<'_> {
 impl RuleGame {
     pub fn new(
         display: String,
-        decl: Rc<GameDecl>,
+        decl: Arc<GameDecl>,
         origin: Arc<Origin>,
         params: Vec<Value>,
-        globals: Rc<RefCell<Globals>>,
+        globals: SharedGlobals,
         interrupt: Arc<AtomicBool>,
         max_elements: usize,
     ) -> RuleGame {
@@ -277,7 +280,7 @@ impl RuleGame {
 
     /// Every option of `state`: one per binding of each rule that passes its condition.
     fn rule_options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), Error> {
-        let globals = self.globals.borrow();
+        let globals = read_globals(&self.globals);
         if let Some(compiled) = &self.compiled {
             // A global named like a built-in would shadow it: the interpreter then runs.
             if !INTERPRET_ONLY.with(Cell::get)
@@ -341,7 +344,7 @@ impl Game for RuleGame {
         let (StateShape::Heap(n), _, rules) = self.parts() else {
             return None;
         };
-        let globals = self.globals.borrow();
+        let globals = read_globals(&self.globals);
         self.with_params(&globals, |eval| recognise::heap_rules(eval, &n.name, rules))
     }
 
@@ -349,7 +352,7 @@ impl Game for RuleGame {
         let (StateShape::Tuple(names), false, rules) = self.parts() else {
             return None;
         };
-        let globals = self.globals.borrow();
+        let globals = read_globals(&self.globals);
         let names: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
         self.with_params(&globals, |eval| recognise::line_rules(eval, &names, rules))
     }

@@ -1,7 +1,7 @@
 //! Run-time values.
 
 use std::fmt;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::game::{GameId, Position};
 use crate::syntax::ast::{GameDecl, GameDef, StateShape};
@@ -11,25 +11,25 @@ use crate::syntax::ast::{GameDecl, GameDef, StateShape};
 pub enum Value {
     Int(i64),
     Bool(bool),
-    Str(Rc<str>),
+    Str(Arc<str>),
     /// `start..=last`; `last` is `None` for an open range `start..`. Empty when `last < start`.
     Range {
         start: i64,
         last: Option<i64>,
     },
     /// Distinct integers, ascending.
-    Set(Rc<Vec<i64>>),
-    List(Rc<Vec<Value>>),
+    Set(Arc<Vec<i64>>),
+    List(Arc<Vec<Value>>),
     /// Every list `b` with `low[i] <= b[i] <= high[i]`.
     Box {
-        low: Rc<Vec<i64>>,
-        high: Rc<Vec<i64>>,
+        low: Arc<Vec<i64>>,
+        high: Arc<Vec<i64>>,
     },
     /// A declared game with its parameters bound.
-    Game(Rc<GameValue>),
+    Game(Arc<GameValue>),
     /// A game declared with parameters, not yet given them: `bash` in `bash(3)`.
-    Family(Rc<Family>),
-    Position(Rc<PositionValue>),
+    Family(Arc<Family>),
+    Position(Arc<PositionValue>),
 }
 
 /// A game instance: its name as shown (`bash(3)`), its engine id, and how its positions are written.
@@ -46,7 +46,7 @@ pub enum Shape {
     /// A multiset of heaps.
     Heaps,
     /// A multiset of tokens on these nodes.
-    Nodes(Rc<Vec<String>>),
+    Nodes(Arc<Vec<String>>),
     /// One state of exactly this many counters.
     Tuple(usize),
     /// One state of any number of counters.
@@ -81,7 +81,7 @@ pub fn shape_of(decl: &GameDecl) -> Shape {
                     }
                 }
             }
-            Shape::Nodes(Rc::new(nodes))
+            Shape::Nodes(Arc::new(nodes))
         }
     }
 }
@@ -90,7 +90,7 @@ pub fn shape_of(decl: &GameDecl) -> Shape {
 #[derive(Debug)]
 pub struct PositionValue {
     pub position: Position,
-    pub games: Vec<Rc<GameValue>>,
+    pub games: Vec<Arc<GameValue>>,
 }
 
 impl PartialEq for PositionValue {
@@ -125,7 +125,7 @@ impl Value {
     }
 
     pub fn list(values: Vec<Value>) -> Value {
-        Value::List(Rc::new(values))
+        Value::List(Arc::new(values))
     }
 
     pub fn str(s: &str) -> Value {

@@ -47,6 +47,15 @@ impl LineSweep {
         self.values.is_empty()
     }
 
+    /// The value of a state if the sweep has reached it.
+    pub fn get(&self, state: &[i64]) -> Option<u32> {
+        let (a, b) = (
+            usize::try_from(state[0]).ok()?,
+            usize::try_from(state[1]).ok()?,
+        );
+        (a < self.rows && b < self.cols).then(|| self.values[a * self.cols + b])
+    }
+
     pub fn value(&mut self, state: &[i64], limits: &Limits) -> Result<u32, SolveError> {
         let (a, b) = (state[0] as usize, state[1] as usize);
         if a >= self.rows || b >= self.cols {

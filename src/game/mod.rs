@@ -11,12 +11,14 @@ pub mod period;
 pub mod position;
 pub mod solver;
 pub mod subtraction;
+pub mod sweep;
 
 pub use position::{Engine, GameId, Move, Part, Position};
 pub use solver::Solver;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::error::Error;
 
@@ -25,7 +27,7 @@ use crate::error::Error;
 /// A *heap-like* game (heap games, graph games) has one-integer states, and an option is a
 /// multiset of such integers (a heap may be removed, kept, or split into several heaps); its
 /// value is the XOR of theirs. Any other game has one option state per option, of the same width.
-pub trait Game {
+pub trait Game: Send + Sync {
     fn heap_like(&self) -> bool;
 
     /// Calls `emit` once per option, with the option's heaps (heap-like) or its state.
@@ -82,6 +84,8 @@ pub enum SolveError {
     /// The value asked for is infinite (a loopy game); its outcome can still be asked.
     Infinite,
     Interrupted,
+    /// A worker of a parallel sweep met what only the main thread computes (see [`sweep`]).
+    Deferred,
 }
 
 impl From<Error> for SolveError {
@@ -90,13 +94,20 @@ impl From<Error> for SolveError {
     }
 }
 
-/// What bounds a search: how many states it may store, and a flag that Ctrl-C raises.
+/// What bounds a search: how many states it may store, and a flag that Ctrl-C raises; and how
+/// sweeps use threads.
 #[derive(Clone, Debug)]
 pub struct Limits {
     pub max_states: usize,
     /// The most bytes the memo tables of one game may take, as estimated while they grow.
     pub max_memory: usize,
     pub interrupt: Arc<AtomicBool>,
+    /// Worker threads for parallel sweeps (`check`, `table`, `ppos`): 0 for rayon's default
+    /// (every core, or `RAYON_NUM_THREADS`), 1 to run every sweep on the calling thread.
+    pub threads: usize,
+    /// How long a sweep runs on the calling thread before it spreads the rest over the workers:
+    /// small sweeps never pay for threads.
+    pub spread_after: Duration,
 }
 
 impl Default for Limits {
@@ -105,6 +116,8 @@ impl Default for Limits {
             max_states: 20_000_000,
             max_memory: 4 << 30,
             interrupt: Arc::new(AtomicBool::new(false)),
+            threads: 0,
+            spread_after: Duration::from_millis(20),
         }
     }
 }

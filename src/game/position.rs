@@ -1,6 +1,6 @@
 //! Positions (sums of components, possibly misère) and the engine that values them.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
@@ -88,13 +88,15 @@ impl Move {
 /// Every game instance of a run with its solver, and the misère memo of whole sums.
 pub struct Engine {
     pub(super) solvers: Vec<Solver>,
-    structures: Vec<Structure>,
+    pub(super) structures: Vec<Structure>,
     pub(super) patterns: FxHashMap<GameId, Pattern>,
     /// Generalized values of the games found to be loopy.
     loopy: FxHashMap<GameId, FxHashMap<Box<[i64]>, GValue>>,
     misere: FxHashMap<Vec<Part>, u32>,
     misere_bytes: usize,
     pub limits: Limits,
+    /// Whether this is the engine of a worker of a parallel sweep (see [`super::sweep`]).
+    pub(super) in_sweep: bool,
 }
 
 const ACTIVE: u32 = u32::MAX;
@@ -112,10 +114,11 @@ impl Engine {
             misere: FxHashMap::default(),
             misere_bytes: 0,
             limits,
+            in_sweep: false,
         }
     }
 
-    pub fn add_game(&mut self, game: Rc<dyn Game>) -> GameId {
+    pub fn add_game(&mut self, game: Arc<dyn Game>) -> GameId {
         self.structures.push(game.structure());
         self.solvers.push(Solver::new(game));
         self.solvers.len() - 1
@@ -125,7 +128,7 @@ impl Engine {
         &self.structures[game]
     }
 
-    pub fn game(&self, id: GameId) -> &Rc<dyn Game> {
+    pub fn game(&self, id: GameId) -> &Arc<dyn Game> {
         self.solvers[id].game()
     }
 
@@ -163,6 +166,9 @@ impl Engine {
     /// The generalized value of one component: its Grundy value, or for a state of a loopy
     /// game, the value that Smith's labelling of its reachable graph gives.
     pub fn part_gvalue(&mut self, part: &Part) -> Result<GValue, SolveError> {
+        if self.in_sweep {
+            return self.part_value(part).map(GValue::Finite);
+        }
         if !self.loopy.contains_key(&part.game) {
             match self.part_value(part) {
                 Ok(v) => return Ok(GValue::Finite(v)),
@@ -337,6 +343,9 @@ impl Engine {
     /// The misère Grundy value of a sum: 1 when no move is left, else the mex of its options'.
     /// Searched on the whole sum, iteratively.
     fn misere_value(&mut self, parts: &[Part]) -> Result<u64, SolveError> {
+        if self.in_sweep {
+            return Err(SolveError::Deferred);
+        }
         let root = self.misere_key(parts)?;
         if let Some(&v) = self.misere.get(&root).filter(|v| **v != ACTIVE) {
             return Ok(v as u64);

@@ -1,14 +1,15 @@
 //! Memoized mex search over one game, iterative so that deep games cannot overflow the stack.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
 use super::heap::HeapSequence;
 use super::lines::LineSweep;
+use super::sweep::SweepLink;
 use super::{mex, Game, Limits, SolveError};
 
-const UNKNOWN: u32 = u32::MAX;
+pub(super) const UNKNOWN: u32 = u32::MAX;
 const ACTIVE: u32 = u32::MAX - 1;
 
 /// What a hash-map entry costs beyond its key's counters: the boxed slice's pointer and length,
@@ -18,7 +19,9 @@ pub const SPARSE_ENTRY_BYTES: usize = 48;
 /// The memo of one game instance: a dense table for heap-like games, a hash map otherwise.
 /// It lives as long as the run, so every query on the same game reuses it.
 pub struct Solver {
-    game: Rc<dyn Game>,
+    game: Arc<dyn Game>,
+    /// The game's [`Game::heap_like`], asked once.
+    heap_like: bool,
     dense: Vec<u32>,
     sparse: FxHashMap<Box<[i64]>, u32>,
     /// States that fit, packed into one integer (see [`pack`]): cheaper to hash and compare.
@@ -31,12 +34,14 @@ pub struct Solver {
     heap: Option<HeapSequence>,
     /// For two-counter games with line rules, their sweep, which replaces the search.
     lines: Option<LineSweep>,
+    /// For a worker of a parallel sweep, the memos it shares with the others (see [`super::sweep`]).
+    link: Option<SweepLink>,
 }
 
 /// A state of at most 15 counters, each non-negative and small enough, as one integer: the
 /// length in the low 4 bits, then the counters in `124 / len` bits each. Equal states give equal
 /// keys, and different states of the same or different lengths different keys.
-fn pack(state: &[i64]) -> Option<u128> {
+pub(super) fn pack(state: &[i64]) -> Option<u128> {
     let n = state.len();
     if n > 15 {
         return None;
@@ -65,7 +70,7 @@ struct Frame {
 }
 
 impl Solver {
-    pub fn new(game: Rc<dyn Game>) -> Solver {
+    pub fn new(game: Arc<dyn Game>) -> Solver {
         let heap = game
             .heap_rules()
             .filter(|rules| rules.is_valid())
@@ -77,6 +82,7 @@ impl Solver {
         Solver {
             heap,
             lines,
+            heap_like: game.heap_like(),
             game,
             dense: Vec::new(),
             sparse: FxHashMap::default(),
@@ -84,10 +90,60 @@ impl Solver {
             stored: 0,
             bytes: 0,
             visits: 0,
+            link: None,
         }
     }
 
-    pub fn game(&self) -> &Rc<dyn Game> {
+    /// A worker's solver in a parallel sweep: empty, reading through `link`.
+    pub(super) fn linked(link: SweepLink) -> Solver {
+        Solver {
+            heap: None,
+            lines: None,
+            game: link.base().game.clone(),
+            heap_like: link.base().heap_like,
+            dense: Vec::new(),
+            sparse: FxHashMap::default(),
+            packed: FxHashMap::default(),
+            stored: 0,
+            bytes: 0,
+            visits: 0,
+            link: Some(link),
+        }
+    }
+
+    /// The estimated bytes of the tables.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// Takes in the values a parallel sweep found (states this solver does not hold).
+    pub(super) fn absorb(
+        &mut self,
+        shards: impl Iterator<Item = (FxHashMap<u128, u32>, FxHashMap<Box<[i64]>, u32>)>,
+        stored: usize,
+        bytes: usize,
+    ) {
+        for (packed, sparse) in shards {
+            self.packed.extend(packed);
+            self.sparse.extend(sparse);
+        }
+        self.stored += stored;
+        self.bytes += bytes;
+    }
+
+    /// The value of `state` if this solver's tables hold it, without computing anything: what a
+    /// worker of a parallel sweep may read of a heap game or a line sweep.
+    fn settled(&self, state: &[i64]) -> Option<u32> {
+        if let Some(heap) = &self.heap {
+            return heap.get(u64::try_from(state[0]).ok()?);
+        }
+        if let Some(lines) = self.lines.as_ref().filter(|_| state.len() == 2) {
+            return lines.get(state);
+        }
+        self.known(state)
+    }
+
+    pub fn game(&self) -> &Arc<dyn Game> {
         &self.game
     }
 
@@ -98,6 +154,15 @@ impl Solver {
 
     /// The Grundy value of `state` (one heap for heap-like games), in canonical form.
     pub fn value(&mut self, state: &[i64], limits: &Limits) -> Result<u64, SolveError> {
+        if let Some(link) = &self.link {
+            let base = link.base();
+            if base.heap.is_some() || base.lines.is_some() || self.heap_like {
+                return base
+                    .settled(state)
+                    .map(u64::from)
+                    .ok_or(SolveError::Deferred);
+            }
+        }
         if let Some(heap) = &mut self.heap {
             let v = heap.value(state[0] as u64, limits)?;
             self.stored = self.stored.max(heap.len());
@@ -114,7 +179,7 @@ impl Solver {
         if let Some(v) = self.known(state) {
             return Ok(v as u64);
         }
-        if self.game.heap_like() {
+        if self.heap_like {
             let target = state[0];
             let mut h = self.dense.len() as i64;
             while h < target {
@@ -138,36 +203,46 @@ impl Solver {
             .collect())
     }
 
-    fn known(&self, state: &[i64]) -> Option<u32> {
-        let v = if self.game.heap_like() {
-            *self.dense.get(usize::try_from(state[0]).ok()?)?
-        } else {
-            match pack(state) {
-                Some(key) => *self.packed.get(&key)?,
-                None => *self.sparse.get(state)?,
-            }
-        };
+    pub(super) fn known(&self, state: &[i64]) -> Option<u32> {
+        let v = self.slot(state);
         (v < ACTIVE).then_some(v)
     }
 
+    /// The value of a state, or [`ACTIVE`] when it is being searched, or [`UNKNOWN`].
     fn slot(&self, state: &[i64]) -> u32 {
-        if self.game.heap_like() {
-            self.dense
-                .get(state[0] as usize)
+        if self.heap_like {
+            return usize::try_from(state[0])
+                .ok()
+                .and_then(|n| self.dense.get(n))
                 .copied()
-                .unwrap_or(UNKNOWN)
-        } else {
-            match pack(state) {
-                Some(key) => self.packed.get(&key),
-                None => self.sparse.get(state),
-            }
-            .copied()
-            .unwrap_or(UNKNOWN)
+                .unwrap_or(UNKNOWN);
+        }
+        let key = pack(state);
+        let Some(link) = &self.link else {
+            return self.table_slot(state, key);
+        };
+        // A worker: what the engine knew, then its own searches, then the other workers'.
+        match link.base().table_slot(state, key) {
+            UNKNOWN => match self.table_slot(state, key) {
+                UNKNOWN => link.fresh(state, key).unwrap_or(UNKNOWN),
+                v => v,
+            },
+            v => v,
         }
     }
 
+    /// The slot of a state of a game that is not heap-like, its packed form given.
+    pub(super) fn table_slot(&self, state: &[i64], key: Option<u128>) -> u32 {
+        match key {
+            Some(key) => self.packed.get(&key),
+            None => self.sparse.get(state),
+        }
+        .copied()
+        .unwrap_or(UNKNOWN)
+    }
+
     fn set(&mut self, state: &[i64], value: u32, limits: &Limits) -> Result<(), SolveError> {
-        if self.game.heap_like() {
+        if self.heap_like {
             let n = state[0] as usize;
             if n >= self.dense.len() {
                 if n >= limits.max_states {
@@ -184,7 +259,14 @@ impl Solver {
         }
         .is_none()
         {
-            self.grow_bytes(state.len() * 8 + SPARSE_ENTRY_BYTES, limits)?;
+            let bytes = state.len() * 8 + SPARSE_ENTRY_BYTES;
+            match &self.link {
+                Some(link) => link.check_bytes(bytes, limits)?,
+                None => self.grow_bytes(bytes, limits)?,
+            }
+        }
+        if let Some(link) = self.link.as_ref().filter(|_| value < ACTIVE) {
+            link.publish(state, value);
         }
         Ok(())
     }
@@ -222,7 +304,11 @@ impl Solver {
         key: &[i64],
         limits: &Limits,
     ) -> Result<(), SolveError> {
-        if self.stored >= limits.max_states {
+        let stored = match &self.link {
+            Some(link) => link.stored(),
+            None => self.stored,
+        };
+        if stored >= limits.max_states {
             return Err(SolveError::StateLimit(limits.max_states));
         }
         self.visits = self.visits.wrapping_add(1);
@@ -253,7 +339,7 @@ impl Solver {
     }
 
     fn unset(&mut self, state: &[i64]) {
-        if self.game.heap_like() {
+        if self.heap_like {
             if let Some(slot) = self.dense.get_mut(state[0] as usize) {
                 *slot = UNKNOWN;
             }
@@ -271,7 +357,7 @@ impl Solver {
         stack: &mut Vec<Frame>,
         limits: &Limits,
     ) -> Result<(), SolveError> {
-        let heap_like = self.game.heap_like();
+        let heap_like = self.heap_like;
         self.push(stack, root, limits)?;
         let mut values = Vec::new();
         // The child being looked at, in a buffer reused for every child.

@@ -14,7 +14,7 @@
 //! last coordinate is the xor of the others (when it is within its bounds). Every other binding
 //! fails the condition without an error in the interpreter too, so the options are the same.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::super::expr::{combine, int_op};
 use super::super::value::Value;
@@ -111,7 +111,7 @@ enum CBinder {
     },
     Consts {
         slot: usize,
-        items: Rc<Vec<i64>>,
+        items: Arc<Vec<i64>>,
     },
     SetExpr {
         slot: usize,

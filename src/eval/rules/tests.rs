@@ -1,8 +1,6 @@
 //! The compiled rules against the AST walker: the same options, in the same order, and the
 //! same errors, for the prelude's games and for randomly generated rule games.
 
-use std::cell::RefCell;
-use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -32,13 +30,13 @@ fn decls(source: &str) -> Option<Vec<GameDecl>> {
 fn game(source: &str, decl: GameDecl, params: Vec<Value>, max_elements: usize) -> RuleGame {
     RuleGame::new(
         decl.name.name.clone(),
-        Rc::new(decl),
+        Arc::new(decl),
         Arc::new(Origin {
             name: "<test>".into(),
             text: source.into(),
         }),
         params,
-        Rc::new(RefCell::new(Globals::default())),
+        Arc::new(std::sync::RwLock::new(Globals::default())),
         Arc::new(AtomicBool::new(false)),
         max_elements,
     )

@@ -1,0 +1,192 @@
+//! What the workers of a parallel sweep share: the engine's memos as they were when the sweep
+//! began, read by every worker without a lock, and the values found since, published by each
+//! worker to all the others in a sharded store.
+//!
+//! A worker has an [`Engine`] of its own ([`Engine::worker`]) whose solvers keep only the states
+//! it is searching (each search marks its own states active, so loops are found as in one
+//! thread) and the values it found; a state that no worker has valued yet may be searched by two
+//! at once, which costs time but not correctness, since a state has one value. A worker answers
+//! heap games, line sweeps, loopy games and misère sums only from what the engine already knew
+//! and otherwise gives up with [`SolveError::Deferred`]: those are left to the main thread.
+//!
+//! Budgets: a game's state and memory limits count the states the engine held when the sweep
+//! began plus those published since, each once, exactly as one thread would count them; the
+//! workers' private copies of their own values are not counted.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock, PoisonError, RwLock};
+
+use rustc_hash::{FxHashMap, FxHasher};
+
+use super::period::Structure;
+use super::solver::{pack, SPARSE_ENTRY_BYTES};
+use super::{Engine, GameId, Limits, SolveError, Solver};
+
+/// Shards of a store: enough that two workers seldom wait for the same lock.
+const SHARDS: usize = 64;
+
+/// The memos shared by the workers of one sweep (see the module's documentation).
+pub struct Sweep {
+    /// The engine's solvers when the sweep began; nobody writes them until it ends.
+    pub(super) base: Vec<Solver>,
+    pub(super) structures: Vec<Structure>,
+    pub(super) limits: Limits,
+    /// The values the workers found, per game; made when a worker first publishes one.
+    fresh: Vec<OnceLock<FreshValues>>,
+}
+
+/// The values of one game found during a sweep, in shards each behind its own lock.
+struct FreshValues {
+    shards: Box<[RwLock<Shard>]>,
+    /// How many states are stored here, and their estimated bytes (as [`Solver`] estimates).
+    stored: AtomicUsize,
+    bytes: AtomicUsize,
+}
+
+/// One shard: states that pack into an integer, and the others.
+#[derive(Default)]
+struct Shard {
+    packed: FxHashMap<u128, u32>,
+    sparse: FxHashMap<Box<[i64]>, u32>,
+}
+
+fn shard_of(state: &[i64]) -> usize {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = FxHasher::default();
+    state.hash(&mut hasher);
+    (hasher.finish() >> 32) as usize % SHARDS
+}
+
+impl FreshValues {
+    fn new() -> FreshValues {
+        FreshValues {
+            shards: (0..SHARDS).map(|_| RwLock::default()).collect(),
+            stored: AtomicUsize::new(0),
+            bytes: AtomicUsize::new(0),
+        }
+    }
+
+    fn get(&self, state: &[i64], key: Option<u128>) -> Option<u32> {
+        let shard = self.shards[shard_of(state)]
+            .read()
+            .unwrap_or_else(PoisonError::into_inner);
+        match key {
+            Some(key) => shard.packed.get(&key).copied(),
+            None => shard.sparse.get(state).copied(),
+        }
+    }
+
+    fn insert(&self, state: &[i64], value: u32) {
+        let mut shard = self.shards[shard_of(state)]
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        let old = match pack(state) {
+            Some(key) => shard.packed.insert(key, value),
+            None => shard.sparse.insert(state.into(), value),
+        };
+        if old.is_none() {
+            self.stored.fetch_add(1, Ordering::Relaxed);
+            self.bytes
+                .fetch_add(state.len() * 8 + SPARSE_ENTRY_BYTES, Ordering::Relaxed);
+        }
+    }
+}
+
+/// A worker's solver's way to the shared memos of its game.
+pub(super) struct SweepLink {
+    pub(super) sweep: Arc<Sweep>,
+    pub(super) game: GameId,
+}
+
+impl SweepLink {
+    /// The engine's own solver of the game, as it was when the sweep began.
+    pub(super) fn base(&self) -> &Solver {
+        &self.sweep.base[self.game]
+    }
+
+    fn fresh_values(&self) -> Option<&FreshValues> {
+        self.sweep.fresh[self.game].get()
+    }
+
+    /// The value of a state, if a worker has published it (`key`: its packed form).
+    pub(super) fn fresh(&self, state: &[i64], key: Option<u128>) -> Option<u32> {
+        self.fresh_values()?.get(state, key)
+    }
+
+    pub(super) fn publish(&self, state: &[i64], value: u32) {
+        self.sweep.fresh[self.game]
+            .get_or_init(FreshValues::new)
+            .insert(state, value);
+    }
+
+    /// States stored for the game: the engine's and those published since.
+    pub(super) fn stored(&self) -> usize {
+        self.base().stored()
+            + self
+                .fresh_values()
+                .map_or(0, |f| f.stored.load(Ordering::Relaxed))
+    }
+
+    /// Fails when `more` bytes would take the game's memos over the memory limit.
+    pub(super) fn check_bytes(&self, more: usize, limits: &Limits) -> Result<(), SolveError> {
+        let bytes = self.base().bytes()
+            + self
+                .fresh_values()
+                .map_or(0, |f| f.bytes.load(Ordering::Relaxed));
+        if bytes + more > limits.max_memory {
+            return Err(SolveError::MemoryLimit(limits.max_memory));
+        }
+        Ok(())
+    }
+}
+
+impl Engine {
+    /// Starts a parallel sweep: the memos move into a [`Sweep`] that workers read through
+    /// [`Engine::worker`]. Until [`Engine::end_sweep`] this engine answers nothing.
+    pub fn begin_sweep(&mut self) -> Arc<Sweep> {
+        let base = std::mem::take(&mut self.solvers);
+        let fresh = (0..base.len()).map(|_| OnceLock::new()).collect();
+        Arc::new(Sweep {
+            base,
+            structures: self.structures.clone(),
+            limits: self.limits.clone(),
+            fresh,
+        })
+    }
+
+    /// Ends a sweep once every worker is gone: the memos come back with every value the workers
+    /// published.
+    pub fn end_sweep(&mut self, sweep: Arc<Sweep>) {
+        let Ok(sweep) = Arc::try_unwrap(sweep) else {
+            unreachable!("a sweep ends after its workers");
+        };
+        let mut solvers = sweep.base;
+        for (solver, fresh) in solvers.iter_mut().zip(sweep.fresh) {
+            let Some(fresh) = fresh.into_inner() else {
+                continue;
+            };
+            let stored = fresh.stored.into_inner();
+            let bytes = fresh.bytes.into_inner();
+            let shards = fresh.shards.into_vec().into_iter();
+            let shards = shards.map(|s| s.into_inner().unwrap_or_else(PoisonError::into_inner));
+            solver.absorb(shards.map(|s| (s.packed, s.sparse)), stored, bytes);
+        }
+        self.solvers = solvers;
+    }
+
+    /// The engine of one worker of `sweep`: its own memos, reading through the shared ones.
+    pub fn worker(sweep: &Arc<Sweep>) -> Engine {
+        let mut engine = Engine::new(sweep.limits.clone());
+        engine.structures = sweep.structures.clone();
+        engine.solvers = (0..sweep.base.len())
+            .map(|game| {
+                Solver::linked(SweepLink {
+                    sweep: sweep.clone(),
+                    game,
+                })
+            })
+            .collect();
+        engine.in_sweep = true;
+        engine
+    }
+}
