@@ -891,10 +891,10 @@ fn parallel_cases(quick: bool) -> Vec<Case> {
                 source,
                 reps: 2,
                 walker: false,
-                baseline: Box::new(move || {
+                against: Against::Rust(Box::new(move || {
                     let one = (0..2).map(|_| run_with_threads(&sequential, 1)).min();
                     (one.unwrap_or_default(), "the same on one thread".into())
-                }),
+                })),
             }
         })
         .collect()

@@ -387,7 +387,7 @@ impl Engine {
                         if self.misere.len() >= self.limits.max_states {
                             return Err(SolveError::StateLimit(self.limits.max_states));
                         }
-                        if self.misere.len() % 4096 == 0 {
+                        if self.misere.len().is_multiple_of(4096) {
                             self.limits.check_interrupt()?;
                         }
                         let grand = self.misere_options(&child)?;

@@ -16,6 +16,10 @@ const ACTIVE: u32 = u32::MAX - 1;
 /// the value, the table's control bytes and the allocation's own overhead.
 pub const SPARSE_ENTRY_BYTES: usize = 48;
 
+/// Options stored flat: every option's integers one after another, and each option's
+/// `(start, end)` in them.
+type FlatOptions = (Vec<i64>, Vec<(u32, u32)>);
+
 /// The memo of one game instance: a dense table for heap-like games, a hash map otherwise.
 /// It lives as long as the run, so every query on the same game reuses it.
 pub struct Solver {
@@ -280,7 +284,7 @@ impl Solver {
     }
 
     /// Options as flat storage: heap-like options are runs of heaps, others runs of one state.
-    fn expand(&self, state: &[i64]) -> Result<(Vec<i64>, Vec<(u32, u32)>), SolveError> {
+    fn expand(&self, state: &[i64]) -> Result<FlatOptions, SolveError> {
         let mut flat = Vec::new();
         let mut bounds = Vec::new();
         let game = &self.game;
@@ -312,7 +316,7 @@ impl Solver {
             return Err(SolveError::StateLimit(limits.max_states));
         }
         self.visits = self.visits.wrapping_add(1);
-        if self.visits % 1024 == 0 {
+        if self.visits.is_multiple_of(1024) {
             limits.check_interrupt()?;
         }
         let (flat, bounds) = self.expand(key)?;
