@@ -116,7 +116,11 @@ fn main() {
         match &case.against {
             Against::Rust(baseline) => {
                 let (interpreter, _) = time_interpreter(&case.source, case.reps, case.walker);
-                let (baseline, how) = baseline();
+                let (baseline, mut how) = baseline();
+                if let Some(n) = case.heaps {
+                    let rate = n as f64 / interpreter.as_secs_f64();
+                    how = format!("{how}; grundy {rate:.3e} values/s");
+                }
                 print_row(&case.name, interpreter, baseline, &how);
             }
             Against::Pycgt { script, answer } => {
@@ -180,6 +184,8 @@ struct Case {
     reps: usize,
     /// Whether rule games run on the AST walker instead of their compiled rules.
     walker: bool,
+    /// For a heap sequence, how many values it computes (the report gives values a second).
+    heaps: Option<usize>,
     against: Against,
 }
 
@@ -216,9 +222,12 @@ fn show_bytes(bytes: usize) -> String {
 }
 
 /// The limits of every session here: room for 2^20 heaps and more.
+/// One thread: the cases compare single-threaded baselines; the `parallel:` cases compare the
+/// threads with each other.
 fn bench_limits() -> Limits {
     Limits {
         max_states: 50_000_000,
+        threads: 1,
         ..Limits::default()
     }
 }
@@ -386,6 +395,7 @@ fn cases(quick: bool) -> Vec<Case> {
             source,
             reps: 1,
             walker: false,
+            heaps: Some(n),
             against: Against::Rust(Box::new(move || {
                 let t = best_of(2, || naive_heap(small, moves));
                 let scale = (n as f64 / small as f64).powi(2);
@@ -410,6 +420,7 @@ fn cases(quick: bool) -> Vec<Case> {
         ),
         reps: 1,
         walker: false,
+        heaps: None,
         against: Against::Rust(Box::new(move || {
             (
                 best_of(2, || memo_xor_nim_pruned(h)),
@@ -429,6 +440,7 @@ fn cases(quick: bool) -> Vec<Case> {
         ),
         reps: 1,
         walker,
+        heaps: None,
         against: Against::Rust(Box::new(move || {
             (best_of(1, || memo_xor_nim(h)), "memoized search".into())
         })),
@@ -445,6 +457,7 @@ fn cases(quick: bool) -> Vec<Case> {
         ),
         reps: 1,
         walker,
+        heaps: None,
         against: Against::Rust(Box::new(move || {
             (best_of(2, || memo_staircase(h)), "memoized search".into())
         })),
@@ -454,6 +467,7 @@ fn cases(quick: bool) -> Vec<Case> {
         source,
         reps: 2,
         walker: false,
+        heaps: None,
         against: Against::Pycgt { script, answer },
     };
     let nim_heaps = if quick { [1, 4, 7] } else { [2, 5, 6] };
@@ -471,6 +485,7 @@ fn cases(quick: bool) -> Vec<Case> {
         source: format!("print grundy({game}[{}])", n - 1),
         reps: 1,
         walker: false,
+        heaps: None,
         against: Against::PeakMemory { values: n },
     };
     let quick_or = |full: usize| if quick { full.min(4096) } else { full };
@@ -529,6 +544,7 @@ fn cases(quick: bool) -> Vec<Case> {
             source: format!("ppos wythoff 0..{wythoff_n}, 0..{wythoff_n}"),
             reps: 1,
             walker: false,
+            heaps: None,
             against: Against::Rust(Box::new(move || {
                 (
                     best_of(2, || naive_wythoff(wythoff_n)),
@@ -891,6 +907,7 @@ fn parallel_cases(quick: bool) -> Vec<Case> {
                 source,
                 reps: 2,
                 walker: false,
+                heaps: None,
                 against: Against::Rust(Box::new(move || {
                     let one = (0..2).map(|_| run_with_threads(&sequential, 1)).min();
                     (one.unwrap_or_default(), "the same on one thread".into())
