@@ -265,3 +265,23 @@ fn a_failed_load_leaves_the_session_as_it_was() {
     let missing = answer(&mut repl, "grundy half[3]");
     assert!(missing.contains("unknown name `half`"), "{missing}");
 }
+
+#[test]
+fn a_game_keeps_the_globals_it_was_declared_with() {
+    let mut repl = Backend::new(Limits::default());
+    answer(&mut repl, "let m = 2");
+    answer(
+        &mut repl,
+        "game capped on n { for k in 1..=min(m, n) { n -= k } }",
+    );
+    assert_eq!(answer(&mut repl, "print grundy(capped[5])"), "2\n");
+    // Its values are remembered, so a later `let` does not change its moves...
+    answer(&mut repl, "let m = 3");
+    assert_eq!(answer(&mut repl, "print grundy(capped[5])"), "2\n");
+    // ...and declaring it again reads the new value.
+    answer(
+        &mut repl,
+        "game capped on n { for k in 1..=min(m, n) { n -= k } }",
+    );
+    assert_eq!(answer(&mut repl, "print grundy(capped[5])"), "1\n");
+}

@@ -35,8 +35,9 @@ const MOST_MOVES_SHOWN: usize = 50;
 /// The global names of a session and their values.
 pub type Globals = FxHashMap<String, Value>;
 
-/// The globals of a session, shared with the rule games that read them. Written only between
-/// statements; read by any number of sweep workers at once.
+/// The globals of a session, shared with the workers of a parallel sweep. Written only between
+/// statements; read by any number of sweep workers at once. (Games read the copy they took when
+/// they were declared, see [`Declared`].)
 pub type SharedGlobals = Arc<RwLock<Globals>>;
 
 /// Reads the globals (a panic elsewhere cannot leave them half-written: writes are single inserts).
@@ -55,11 +56,21 @@ pub struct Checkpoint {
     instances: FxHashMap<(usize, Vec<Value>), Arc<GameValue>>,
 }
 
+/// A declared game: its declaration, where it was declared, and the globals as they were
+/// then, which are the ones its rules read (a later `let` cannot change the moves of a game
+/// whose values are remembered).
+#[derive(Clone)]
+struct Declared {
+    decl: Arc<GameDecl>,
+    origin: Arc<Origin>,
+    globals: Arc<Globals>,
+}
+
 /// The state of a run or REPL session: globals, declared games, their instances and the engine
 /// that holds every solved value.
 pub struct Interpreter {
     globals: SharedGlobals,
-    decls: Vec<(Arc<GameDecl>, Arc<Origin>)>,
+    decls: Vec<Declared>,
     instances: FxHashMap<(usize, Vec<Value>), Arc<GameValue>>,
     engine: Engine,
     /// The threads of parallel sweeps, when `limits.threads` asks for a pool of its own.
@@ -205,7 +216,11 @@ impl Interpreter {
     }
 
     fn declare(&mut self, decl: &GameDecl, origin: &Arc<Origin>) -> Result<(), Error> {
-        self.decls.push((Arc::new(decl.clone()), origin.clone()));
+        self.decls.push(Declared {
+            decl: Arc::new(decl.clone()),
+            origin: origin.clone(),
+            globals: Arc::new(read_globals(&self.globals).clone()),
+        });
         let index = self.decls.len() - 1;
         let value = if decl.params.is_empty() {
             Value::Game(self.instance(index, Vec::new(), decl.name.span)?)
@@ -232,7 +247,11 @@ impl Interpreter {
         if let Some(game) = self.instances.get(&key) {
             return Ok(game.clone());
         }
-        let (decl, origin) = self.decls[index].clone();
+        let Declared {
+            decl,
+            origin,
+            globals,
+        } = self.decls[index].clone();
         let args = key.1.clone();
         let display = if args.is_empty() {
             decl.name.name.clone()
@@ -249,7 +268,7 @@ impl Interpreter {
                     decl.clone(),
                     origin.clone(),
                     args.clone(),
-                    self.globals.clone(),
+                    globals,
                     limits.interrupt.clone(),
                     limits.max_states,
                 );

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::expr::{combine, Eval, Flow, Host};
 use super::value::{Family, Value};
-use super::{read_globals, Globals, SharedGlobals};
+use super::Globals;
 use crate::error::{Error, Origin};
 use crate::game::heap::HeapRules;
 use crate::game::lines::LineRules;
@@ -22,7 +22,7 @@ use crate::syntax::ast::{
 };
 
 /// One instance of a rule-defined game: the declaration, its parameters bound, and the globals
-/// its rules may read. Its options come from the compiled rules ([`compiled`]) when the compiler
+/// its rules may read (as they were when the game was declared). Its options come from the compiled rules ([`compiled`]) when the compiler
 /// handles them, and otherwise from walking the AST with [`Eval`]; both give the same options in
 /// the same order, and the same errors (see the tests in `rules/tests.rs`).
 pub struct RuleGame {
@@ -30,7 +30,7 @@ pub struct RuleGame {
     decl: Arc<GameDecl>,
     origin: Arc<Origin>,
     params: Vec<Value>,
-    globals: SharedGlobals,
+    globals: Arc<Globals>,
     interrupt: Arc<AtomicBool>,
     max_elements: usize,
     /// The rules compiled to slots, when the compiler handles them.
@@ -98,11 +98,13 @@ impl RuleGame {
         decl: Arc<GameDecl>,
         origin: Arc<Origin>,
         params: Vec<Value>,
-        globals: SharedGlobals,
+        globals: Arc<Globals>,
         interrupt: Arc<AtomicBool>,
         max_elements: usize,
     ) -> RuleGame {
-        let compiled = compiled::compile(&decl, &params);
+        // A global named like a built-in would shadow it: the AST walker then runs.
+        let compiled = compiled::compile(&decl, &params, &globals)
+            .filter(|c| !c.builtins.iter().any(|b| globals.contains_key(*b)));
         RuleGame {
             compiled,
             display,
@@ -280,12 +282,8 @@ impl RuleGame {
 
     /// Every option of `state`: one per binding of each rule that passes its condition.
     fn rule_options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), Error> {
-        let globals = read_globals(&self.globals);
         if let Some(compiled) = &self.compiled {
-            // A global named like a built-in would shadow it: the interpreter then runs.
-            if !INTERPRET_ONLY.with(Cell::get)
-                && !compiled.builtins.iter().any(|b| globals.contains_key(*b))
-            {
+            if !INTERPRET_ONLY.with(Cell::get) {
                 let interrupted = || self.interrupt.load(Ordering::Relaxed);
                 let env = compiled::Env {
                     display: &self.display,
@@ -295,7 +293,7 @@ impl RuleGame {
                 return compiled.options(&env, state, emit);
             }
         }
-        self.with_params(&globals, |eval| {
+        self.with_params(&self.globals, |eval| {
             let (shape, _, rules) = self.parts();
             for (name, value) in state_values(shape, state) {
                 eval.push(name, value);
@@ -344,17 +342,19 @@ impl Game for RuleGame {
         let (StateShape::Heap(n), _, rules) = self.parts() else {
             return None;
         };
-        let globals = read_globals(&self.globals);
-        self.with_params(&globals, |eval| recognise::heap_rules(eval, &n.name, rules))
+        self.with_params(&self.globals, |eval| {
+            recognise::heap_rules(eval, &n.name, rules)
+        })
     }
 
     fn line_rules(&self) -> Option<LineRules> {
         let (StateShape::Tuple(names), false, rules) = self.parts() else {
             return None;
         };
-        let globals = read_globals(&self.globals);
         let names: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
-        self.with_params(&globals, |eval| recognise::line_rules(eval, &names, rules))
+        self.with_params(&self.globals, |eval| {
+            recognise::line_rules(eval, &names, rules)
+        })
     }
 
     fn canonicalize(&self, state: &mut [i64]) {

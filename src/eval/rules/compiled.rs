@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use super::super::expr::{combine, int_op};
 use super::super::value::Value;
+use super::super::Globals;
 use crate::error::Error;
 use crate::span::Span;
 use crate::syntax::ast::{
@@ -207,9 +208,9 @@ struct Compiler<'d> {
     state_names: Vec<&'d str>,
 }
 
-/// Compiles the rules of `decl` with its parameters bound to `params`, or `None` when they use
-/// something the compiler does not handle.
-pub fn compile(decl: &GameDecl, params: &[Value]) -> Option<Compiled> {
+/// Compiles the rules of `decl` with its parameters bound to `params` and the globals it
+/// captured, or `None` when they use something the compiler does not handle.
+pub fn compile(decl: &GameDecl, params: &[Value], globals: &Globals) -> Option<Compiled> {
     let GameDef::Rules { state, rules, .. } = &decl.def else {
         return None;
     };
@@ -220,6 +221,9 @@ pub fn compile(decl: &GameDecl, params: &[Value]) -> Option<Compiled> {
         builtins: Vec::new(),
         state_names: Vec::new(),
     };
+    for (name, value) in globals {
+        c.scope.push((name.as_str(), Local::Const(value.clone())));
+    }
     for (param, value) in decl.params.iter().zip(params) {
         c.scope
             .push((param.name.as_str(), Local::Const(value.clone())));

@@ -28,6 +28,16 @@ fn decls(source: &str) -> Option<Vec<GameDecl>> {
 }
 
 fn game(source: &str, decl: GameDecl, params: Vec<Value>, max_elements: usize) -> RuleGame {
+    game_with_globals(source, decl, params, Globals::default(), max_elements)
+}
+
+fn game_with_globals(
+    source: &str,
+    decl: GameDecl,
+    params: Vec<Value>,
+    globals: Globals,
+    max_elements: usize,
+) -> RuleGame {
     RuleGame::new(
         decl.name.name.clone(),
         Arc::new(decl),
@@ -36,7 +46,7 @@ fn game(source: &str, decl: GameDecl, params: Vec<Value>, max_elements: usize) -
             text: source.into(),
         }),
         params,
-        Arc::new(std::sync::RwLock::new(Globals::default())),
+        Arc::new(globals),
         Arc::new(AtomicBool::new(false)),
         max_elements,
     )
@@ -284,6 +294,12 @@ proptest! {
             return Ok(());
         };
         let game = game(&source, decl, vec![Value::Int(m)], 300);
+        // The same rules with `m` a global the game captured instead of a parameter.
+        let global_source = source.replacen("game g(m)", "game g", 1);
+        let global_decl = decls(&global_source).and_then(|mut d| d.pop()).expect("parsed");
+        let globals = Globals::from_iter([("m".to_string(), Value::Int(m))]);
+        let global_game = game_with_globals(&global_source, global_decl, vec![], globals, 300);
+        prop_assert_eq!(game.compiled.is_some(), global_game.compiled.is_some());
         for state in &states {
             let state: Vec<i64> = match shape {
                 Shape::Heap => vec![state.first().copied().unwrap_or(3)],
@@ -293,6 +309,9 @@ proptest! {
             let interpreted = options(&game, &state, true);
             let compiled = options(&game, &state, false);
             prop_assert_eq!(&compiled, &interpreted, "{}\nstate {:?}", source, state);
+            let (global_options, global_error) = options(&global_game, &state, false);
+            prop_assert_eq!(&global_options, &compiled.0, "{}\nstate {:?}", global_source, state);
+            prop_assert_eq!(global_error.is_some(), compiled.1.is_some());
         }
     }
 }
