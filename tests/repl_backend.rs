@@ -285,3 +285,12 @@ fn a_game_keeps_the_globals_it_was_declared_with() {
     );
     assert_eq!(answer(&mut repl, "print grundy(capped[5])"), "1\n");
 }
+
+#[test]
+fn moves_in_unordered_games_show_the_state_as_played() {
+    // Three winning moves leave the same multiset; each is shown as the rules play it.
+    insta::assert_snapshot!(transcript(&[
+        "win xor_nim[1, 4, 5, 2, 6]",
+        "moves xor_nim[1, 2, 3]"
+    ]));
+}

@@ -363,7 +363,12 @@ impl Interpreter {
                 let mut values: Vec<u64> = moves.iter().filter_map(|m| m.value.finite()).collect();
                 let rows: Vec<(String, String)> = moves
                     .iter()
-                    .map(|m| (show(&p, m.result_parts(&p.position)), m.value.to_string()))
+                    .map(|m| {
+                        let shown = m.shown_to();
+                        let (before, after) = p.position.parts.split_at(m.part);
+                        let parts = before.iter().chain(&shown).chain(&after[1..]);
+                        (show(&p, parts), m.value.to_string())
+                    })
                     .collect();
                 let mex = crate::game::mex(&mut values);
                 let convention = if p.position.misere { "misère " } else { "" };
@@ -394,7 +399,7 @@ impl Interpreter {
                                     "component {}: {} -> {}",
                                     m.part,
                                     p.show_part(part),
-                                    show(&p, &m.to)
+                                    show(&p, &m.shown_to())
                                 ),
                                 format!("leaves {}", show(&p, m.result_parts(&p.position))),
                             )

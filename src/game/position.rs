@@ -62,6 +62,9 @@ impl Position {
     }
 }
 
+/// Options of a component, each with the state it leaves as the rules give it, if different.
+type PlayedOptions = Vec<(Vec<Part>, Option<Box<[i64]>>)>;
+
 /// A move in a sum: component `part` (an index into the position's parts) is replaced by the
 /// components `to`.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,12 +73,27 @@ pub struct Move {
     pub to: Vec<Part>,
     /// The value of the position the move leaves, under the position's convention.
     pub value: GValue,
+    /// For a game whose states have a canonical form (unordered counters), the state the move
+    /// leaves in the component as the rules give it, when that differs from `to`: moves that
+    /// leave equal states (`[0, 0, 4]` from `[1, 4, 5]` and from `[4, 1, 5]`) then show apart.
+    pub as_played: Option<Box<[i64]>>,
 }
 
 impl Move {
     /// The position the move leaves (built on demand: a sum may have many components).
     pub fn result(&self, position: &Position) -> Position {
         replace_part(position, self.part, &self.to)
+    }
+
+    /// The component the move leaves, as the rules give it (see [`Move::as_played`]).
+    pub fn shown_to(&self) -> Vec<Part> {
+        match &self.as_played {
+            Some(state) => vec![Part {
+                game: self.to[0].game,
+                state: state.clone(),
+            }],
+            None => self.to.clone(),
+        }
     }
 
     /// The components of the position the move leaves, without building it.
@@ -232,15 +250,42 @@ impl Engine {
             .collect())
     }
 
+    /// [`Engine::part_options`], each with the state it leaves as the rules give it, when the
+    /// game puts states in a canonical form that differs from it.
+    fn part_options_as_played(&self, part: &Part) -> Result<PlayedOptions, SolveError> {
+        let options = self.part_options(part)?;
+        let game = self.game(part.game);
+        if game.heap_like() || self.is_huge(part) {
+            return Ok(options.into_iter().map(|to| (to, None)).collect());
+        }
+        let mut played = Vec::with_capacity(options.len());
+        game.options(&part.state, &mut |state| {
+            played.push(Box::<[i64]>::from(state))
+        })?;
+        Ok(options
+            .into_iter()
+            .zip(played)
+            .map(|(to, state)| {
+                let differs = to.len() == 1 && to[0].state != state;
+                (to, differs.then_some(state))
+            })
+            .collect())
+    }
+
     /// Every move of a position, with the value of the position it leaves: one per component
     /// and option, so moves in two equal heaps are both listed.
     pub fn moves(&mut self, position: &Position) -> Result<Vec<Move>, SolveError> {
         let mut moves = Vec::new();
         for (i, part) in position.parts.iter().enumerate() {
-            for to in self.part_options(part)? {
+            for (to, as_played) in self.part_options_as_played(part)? {
                 let result = replace_part(position, i, &to);
                 let value = self.gvalue(&result)?;
-                moves.push(Move { part: i, to, value });
+                moves.push(Move {
+                    part: i,
+                    to,
+                    value,
+                    as_played,
+                });
             }
         }
         Ok(moves)
@@ -288,11 +333,12 @@ impl Engine {
                 continue;
             }
             let options = if self.is_huge(part) || *self.structure(part.game) == Structure::Nim {
-                self.huge_options_with_value(part, target)?
+                let options = self.huge_options_with_value(part, target)?;
+                options.into_iter().map(|to| (to, None)).collect()
             } else {
-                self.part_options(part)?
+                self.part_options_as_played(part)?
             };
-            for to in options {
+            for (to, as_played) in options {
                 let mut value = GValue::Finite(0);
                 for p in &to {
                     value = value.sum(&self.part_gvalue(p)?);
@@ -302,6 +348,7 @@ impl Engine {
                         part: i,
                         to,
                         value: GValue::Finite(0),
+                        as_played,
                     });
                 }
             }
