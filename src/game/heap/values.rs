@@ -276,9 +276,42 @@ pub(super) fn sparse_byte_value(
             break;
         }
         let last = last_pair(rest, unequal);
-        let low = &g[1..=last];
-        let high = &g[rest - last..rest];
-        for (&x, &y) in low.iter().zip(high.iter().rev()) {
+        missing = find_in_byte_pairs(&g[1..=last], &g[rest - last..rest], &mut wanted, missing);
+    }
+    let rare_mex = wanted.iter().position(|&w| w);
+    Some(rare_mex.map_or(common_mex as u32, |v| v as u32))
+}
+
+/// How many pairs [`find_in_byte_pairs`] looks at in one block.
+const BLOCK: usize = 32;
+
+/// Up to how many values still wanted [`find_in_byte_pairs`] compares a block of pairs with
+/// each of them at once (vector instructions) before looking its pairs up one by one.
+const FEW: usize = 4;
+
+/// Takes `low[i] ^ high[len - 1 - i]` (the pairs `(a, rest - a)` for `a = 1, 2, ...`) out of
+/// `wanted` in turn until the `missing` values wanted are found; returns how many are still
+/// missing. Most pairs are looked at when only a few values are still missing: a block of
+/// pairs is then compared with each of them at once, and looked at one by one only when one
+/// of them is there.
+fn find_in_byte_pairs(low: &[u8], high: &[u8], wanted: &mut [bool; 256], mut missing: u32) -> u32 {
+    let len = low.len();
+    let mut start = 0;
+    // The values wanted, once they are few, until one is found.
+    let mut few: Option<[u8; FEW]> = None;
+    while start < len && missing > 0 {
+        let count = BLOCK.min(len - start);
+        let lows = &low[start..start + count];
+        let highs = &high[len - start - count..len - start];
+        if count == BLOCK && missing as usize <= FEW {
+            let few = few.get_or_insert_with(|| few_wanted(wanted));
+            if !block_has_any(lows, highs, few) {
+                start += BLOCK;
+                continue;
+            }
+        }
+        let before = missing;
+        for (&x, &y) in lows.iter().zip(highs.iter().rev()) {
             let v = (x ^ y) as usize;
             if wanted[v] {
                 wanted[v] = false;
@@ -288,7 +321,45 @@ pub(super) fn sparse_byte_value(
                 }
             }
         }
+        if missing != before {
+            few = None;
+        }
+        start += count;
     }
-    let rare_mex = wanted.iter().position(|&w| w);
-    Some(rare_mex.map_or(common_mex as u32, |v| v as u32))
+    missing
+}
+
+/// The (at most [`FEW`]) values of `wanted`, the first repeated to fill the array.
+fn few_wanted(wanted: &[bool; 256]) -> [u8; FEW] {
+    let mut few = [0u8; FEW];
+    let mut found = 0;
+    for (v, _) in wanted.iter().enumerate().filter(|(_, &w)| w).take(FEW) {
+        few[found] = v as u8;
+        found += 1;
+    }
+    for i in found..FEW {
+        few[i] = few[0];
+    }
+    few
+}
+
+/// Whether some pair of a block (`lows[i] ^ highs[BLOCK - 1 - i]`) has one of the values `few`.
+fn block_has_any(lows: &[u8], highs: &[u8], few: &[u8; FEW]) -> bool {
+    let (Ok(lows), Ok(highs)) = (
+        <&[u8; BLOCK]>::try_from(lows),
+        <&[u8; BLOCK]>::try_from(highs),
+    ) else {
+        return true;
+    };
+    let mut xors = [0u8; BLOCK];
+    for (i, x) in xors.iter_mut().enumerate() {
+        *x = lows[i] ^ highs[BLOCK - 1 - i];
+    }
+    let mut hits = [0u8; BLOCK];
+    for &w in few {
+        for (hit, &x) in hits.iter_mut().zip(&xors) {
+            *hit |= u8::from(x == w);
+        }
+    }
+    hits.iter().fold(0, |acc, &h| acc | h) != 0
 }
