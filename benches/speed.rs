@@ -489,6 +489,20 @@ fn cases(quick: bool) -> Vec<Case> {
         against: Against::PeakMemory { values: n },
     };
     let quick_or = |full: usize| if quick { full.min(4096) } else { full };
+    let grundys_n = quick_or(1 << 20);
+    let against_sparse_solver = Case {
+        name: format!("grundys (rule form) to {grundys_n}, sparse-space solver"),
+        source: format!("print grundy(grundys[{}])", grundys_n - 1),
+        reps: 1,
+        walker: false,
+        heaps: Some(grundys_n),
+        against: Against::Rust(Box::new(move || {
+            (
+                best_of(2, || sparse_space_grundys(grundys_n)),
+                "Grundy's game alone, by the sparse space (as research solvers do)".into(),
+            )
+        })),
+    };
     vec![
         heap(
             "grundys (rule form)",
@@ -497,6 +511,7 @@ fn cases(quick: bool) -> Vec<Case> {
             1 << 14,
             Moves::Grundy,
         ),
+        against_sparse_solver,
         heap(
             "officers (octal 0.6)",
             "officers",
@@ -639,6 +654,78 @@ enum Moves {
 }
 
 /// Grundy values of heaps 0..n by the definition: every option's value, then the mex.
+/// Grundy's game to `n` heaps as a single-purpose solver computes it (after Flammenkamp and
+/// Gangolli–Plambeck): values in bytes; the plain mex for the first 4096 heaps; then, at each
+/// power of two, the mask under which the fewest heaps are rare (`popcount(v & mask)` even),
+/// the rare heaps listed,
+/// every pair with a rare part valued, and the other pairs scanned only until every rare value
+/// below the least missing common value is found. Returns the sum of the values.
+fn sparse_space_grundys(n: usize) -> u64 {
+    const PLAIN: usize = 4096;
+    let mut g: Vec<u8> = Vec::with_capacity(n);
+    let mut seen = [false; 256];
+    for h in 0..n.min(PLAIN) {
+        seen = [false; 256];
+        for a in 1..h.div_ceil(2) {
+            seen[(g[a] ^ g[h - a]) as usize] = true;
+        }
+        g.push(seen.iter().position(|s| !s).unwrap() as u8);
+    }
+    let rare_under = |mask: u32, v: u8| (v as u32 & mask).count_ones() % 2 == 0;
+    let (mut mask, mut rare) = (0, Vec::new());
+    for h in g.len()..n {
+        if h.is_power_of_two() {
+            let mut histogram = [0usize; 256];
+            for &v in &g {
+                histogram[v as usize] += 1;
+            }
+            let rare_count = |m: u32| {
+                (0..256)
+                    .filter(|&v| rare_under(m, v as u8))
+                    .map(|v| histogram[v])
+                    .sum::<usize>()
+            };
+            mask = (1..256u32).min_by_key(|&m| rare_count(m)).unwrap();
+            rare = (1..h).filter(|&r| rare_under(mask, g[r])).collect();
+        }
+        seen = [false; 256];
+        for &r in rare.iter().take_while(|&&r| r < h) {
+            if 2 * r != h {
+                seen[(g[r] ^ g[h - r]) as usize] = true;
+            }
+        }
+        let mut wanted = [false; 256];
+        let mut missing = 0;
+        let mut common_mex = 256;
+        for v in 0..256 {
+            if !seen[v] {
+                if !rare_under(mask, v as u8) {
+                    common_mex = v;
+                    break;
+                }
+                wanted[v] = true;
+                missing += 1;
+            }
+        }
+        let mut a = 1;
+        while missing > 0 && 2 * a < h {
+            let v = (g[a] ^ g[h - a]) as usize;
+            if wanted[v] {
+                wanted[v] = false;
+                missing -= 1;
+            }
+            a += 1;
+        }
+        let value = wanted.iter().position(|&w| w).unwrap_or(common_mex) as u8;
+        if rare_under(mask, value) {
+            rare.push(h);
+        }
+        g.push(value);
+    }
+    std::hint::black_box(&seen);
+    g.iter().map(|&v| v as u64).sum()
+}
+
 fn naive_heap(n: usize, moves: Moves) -> u64 {
     let mut g: Vec<u32> = vec![0; n];
     let mut seen: Vec<bool> = Vec::new();
