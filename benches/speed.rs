@@ -491,7 +491,7 @@ fn cases(quick: bool) -> Vec<Case> {
     let quick_or = |full: usize| if quick { full.min(4096) } else { full };
     let grundys_n = quick_or(1 << 20);
     let against_sparse_solver = Case {
-        name: format!("grundys (rule form) to {grundys_n}, sparse-space solver"),
+        name: format!("grundys (rule form) to {grundys_n}, vs solver"),
         source: format!("print grundy(grundys[{}])", grundys_n - 1),
         reps: 1,
         walker: false,
@@ -671,7 +671,7 @@ fn sparse_space_grundys(n: usize) -> u64 {
         }
         g.push(seen.iter().position(|s| !s).unwrap() as u8);
     }
-    let rare_under = |mask: u32, v: u8| (v as u32 & mask).count_ones() % 2 == 0;
+    let rare_under = |mask: u32, v: u8| (v as u32 & mask).count_ones().is_multiple_of(2);
     let (mut mask, mut rare) = (0, Vec::new());
     for h in g.len()..n {
         if h.is_power_of_two() {
