@@ -371,35 +371,10 @@ impl Game for RuleGame {
         if reaches_every_smaller_heap(&self.decl) {
             Structure::Nim
         } else {
-            match self.heap_rules() {
-                // Only takes that leave the rest as one heap: a subtraction game.
-                Some(rules) if rules.takes.iter().all(|t| t.none && t.one && !t.two) => rules
-                    .largest_take()
-                    .map_or(Structure::Unknown, |largest| Structure::Subtraction {
-                        largest: largest as usize,
-                    }),
-                Some(rules) => octal_digits(&rules)
-                    .map_or(Structure::Unknown, |digits| Structure::Octal { digits }),
-                None => Structure::Unknown,
-            }
+            self.heap_rules()
+                .map_or(Structure::Unknown, |rules| rules.structure())
         }
     }
-}
-
-/// Recognised rules that are an octal game's, as its digits (`digits[j]` for taking `j`).
-fn octal_digits(rules: &HeapRules) -> Option<Vec<u8>> {
-    if !rules.ranges.is_empty() || rules.takes.iter().any(|t| t.unequal) {
-        return None;
-    }
-    let last = rules.takes.iter().map(|t| t.take).max()? as usize;
-    let mut digits = vec![0u8; last + 1];
-    for t in &rules.takes {
-        digits[t.take as usize] |= t.none as u8 | (t.one as u8) << 1 | (t.two as u8) << 2;
-    }
-    while digits.len() > 1 && digits.last() == Some(&0) {
-        digits.pop();
-    }
-    Some(digits)
 }
 
 /// Whether the rules are exactly Nim's: `for k in 1..=n { n -= k }`.

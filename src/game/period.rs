@@ -43,11 +43,22 @@ impl Structure {
     }
 }
 
+/// The period the values show, when the theorem for `structure` proves it from them, with the
+/// theorem's name.
+pub fn certified<T: Copy + Into<u64>>(
+    values: &[T],
+    structure: &Structure,
+) -> Option<(Period, &'static str)> {
+    let found = find(values)?;
+    let (needed, theorem) = structure.proof_needs(&found)?;
+    (needed <= values.len()).then_some((found, theorem))
+}
+
 /// The shortest period (then the shortest preperiod) that the values show, with a constant
 /// saltus, confirmed over at least two whole periods after the preperiod. A period with a
 /// saltus gives way to a longer one without a saltus that starts earlier: values such as
 /// `0 0 0 0 0 1 1 1 1 1 2 2 2 2 2 3`, repeated, end in what looks like period 5, saltus 1.
-pub fn find(values: &[u64]) -> Option<Period> {
+pub fn find<T: Copy + Into<u64>>(values: &[T]) -> Option<Period> {
     let found = find_from(values, 1)?;
     if found.saltus != 0 {
         let mut p = found.period + 1;
@@ -61,15 +72,16 @@ pub fn find(values: &[u64]) -> Option<Period> {
     Some(found)
 }
 
-fn find_from(values: &[u64], shortest: usize) -> Option<Period> {
+fn find_from<T: Copy + Into<u64>>(values: &[T], shortest: usize) -> Option<Period> {
     let len = values.len();
+    let at = |i: usize| -> u64 { values[i].into() };
     for p in shortest..=len / 3 {
         let last = len - 1;
-        let Some(saltus) = values[last].checked_sub(values[last - p]) else {
+        let Some(saltus) = at(last).checked_sub(at(last - p)) else {
             continue;
         };
         let mut n0 = last - p;
-        while n0 > 0 && values[n0 - 1] + saltus == values[n0 - 1 + p] {
+        while n0 > 0 && at(n0 - 1) + saltus == at(n0 - 1 + p) {
             n0 -= 1;
         }
         if len - p - n0 >= 2 * p && len - n0 >= 3 * p.max(4) {

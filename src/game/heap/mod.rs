@@ -8,14 +8,16 @@
 //!   common-common (and rare-rare) pairs give only rare values, and they are scanned only until
 //!   every rare value below the smallest missing common one is found. When no mask makes rare
 //!   values rare, the plain method (every pair) is used;
-//! - the periodicity theorem of octal games (Guy and Smith): if `G(n + p) = G(n)` for
-//!   `n0 <= n < 2 n0 + p + k` (`k` the largest take), the sequence is periodic from `n0` on;
+//! - the periodicity theorems of subtraction and octal games ([`super::period`], the same that
+//!   `period` reports), checked at each power of two: once a period is proved, the sequence
+//!   stops growing and larger heaps are read from it;
 //! - for moves that take any amount in a range, the values of the heaps they leave (a run that
 //!   slides up) are counted, with their gaps, so the mex costs O(1) amortised per heap instead of
 //!   the length of the range.
 //!
 //! Every method gives exactly the values of the plain definition; they differ only in speed.
 
+use super::period::{self, Structure};
 use super::{Limits, SolveError};
 use values::{with_slice, CompactValues, RareHeap, ValueSet};
 pub use window::TakeRange;
@@ -73,6 +75,36 @@ impl HeapRules {
     fn splits(&self) -> bool {
         self.takes.iter().any(|t| t.two)
     }
+
+    /// What the periodicity theorems know of these moves: a subtraction game when every move
+    /// takes a bounded number of tokens and leaves one heap or none, an octal game when the
+    /// takes are bounded and splits may leave equal heaps; otherwise nothing.
+    pub fn structure(&self) -> Structure {
+        if self.takes.iter().any(|t| t.unequal) {
+            return Structure::Unknown;
+        }
+        let Some(largest) = self.largest_take() else {
+            return Structure::Unknown;
+        };
+        if self.takes.iter().all(|t| t.none && t.one && !t.two) {
+            return Structure::Subtraction {
+                largest: largest as usize,
+            };
+        }
+        let mut digits = vec![0u8; largest as usize + 1];
+        for t in &self.takes {
+            digits[t.take as usize] |= t.none as u8 | (t.one as u8) << 1 | (t.two as u8) << 2;
+        }
+        for r in &self.ranges {
+            for k in r.lo..=r.hi.unwrap_or(r.lo) {
+                digits[k as usize] |= 3;
+            }
+        }
+        while digits.len() > 1 && digits.last() == Some(&0) {
+            digits.pop();
+        }
+        Structure::Octal { digits }
+    }
 }
 
 /// The values of heaps `0..len`, extended on demand.
@@ -81,9 +113,8 @@ pub struct HeapSequence {
     values: CompactValues,
     /// `(n0, p)`: `G(n + p) = G(n)` for every `n >= n0`, certified by the theorem.
     period: Option<(usize, usize)>,
-    /// Whether the periodicity theorem applies (finite octal games).
-    octal: bool,
-    max_take: usize,
+    /// What the periodicity theorems know of the moves.
+    structure: Structure,
     next_checkpoint: usize,
     /// How many heaps have each value.
     histogram: Vec<u64>,
@@ -111,15 +142,13 @@ const FIRST_CHECKPOINT: usize = 64;
 
 impl HeapSequence {
     pub fn new(rules: HeapRules) -> HeapSequence {
-        let octal = !rules.takes_any() && !rules.takes.iter().any(|t| t.unequal);
-        let max_take = rules.largest_take().unwrap_or(0) as usize;
+        let structure = rules.structure();
         let windows = rules.ranges.iter().map(|_| Window::default()).collect();
         let mut seq = HeapSequence {
             rules,
             values: CompactValues::new(),
             period: None,
-            octal,
-            max_take,
+            structure,
             next_checkpoint: FIRST_CHECKPOINT,
             histogram: Vec::new(),
             mask: 0,
@@ -366,7 +395,7 @@ impl HeapSequence {
 
     /// At sizes 64, 128, 256...: look for a certified period, and choose the sparse-space mask.
     fn checkpoint(&mut self) {
-        if self.octal && self.period.is_none() {
+        if self.structure != Structure::Unknown && self.period.is_none() {
             self.period = self.find_period();
             if self.period.is_some() {
                 return;
@@ -377,25 +406,10 @@ impl HeapSequence {
         }
     }
 
-    /// The first period `p` (smallest) with a preperiod `n0 >= 1` that the theorem certifies
-    /// from the values known: `G(n + p) = G(n)` for `n0 <= n < 2 n0 + p + k`.
+    /// The period of the values so far, `(n0, p)`, when a theorem proves it.
     fn find_period(&self) -> Option<(usize, usize)> {
-        with_slice!(&self.values, g => self.find_period_in(g))
-    }
-
-    fn find_period_in<T: values::Cell + PartialEq>(&self, g: &[T]) -> Option<(usize, usize)> {
-        let len = g.len();
-        for p in 1..=len / 2 {
-            let mut n0 = len - p;
-            while n0 > 0 && g[n0 - 1 + p] == g[n0 - 1] {
-                n0 -= 1;
-            }
-            let n0 = n0.max(1);
-            if 2 * n0 + 2 * p + self.max_take <= len {
-                return Some((n0, p));
-            }
-        }
-        None
+        let (found, _) = with_slice!(&self.values, g => period::certified(g, &self.structure))?;
+        Some((found.preperiod, found.period))
     }
 
     /// The mask under which the fewest heaps are rare, if few enough to be worth it; else 0
