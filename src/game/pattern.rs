@@ -68,9 +68,12 @@ impl Engine {
         // A subtraction game's proof needs about three periods of up to `largest + 1` values.
         let cap = match structure {
             Structure::Unknown => 2048,
-            Structure::Subtraction { largest } => (1 << 14).max(4 * (largest + 1)),
+            Structure::Subtraction { largest } => {
+                (1 << 14).max(largest.saturating_add(1).saturating_mul(4))
+            }
             _ => 1 << 14,
         }
+        .min(HUGE as usize)
         .min(self.limits.max_states);
         let mut len = 1024.min(cap);
         loop {

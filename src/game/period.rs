@@ -31,11 +31,13 @@ impl Structure {
         let (n0, p) = (period.preperiod, period.period);
         match self {
             Structure::Subtraction { largest } => Some((
-                n0 + p + largest,
+                n0.saturating_add(p).saturating_add(*largest),
                 "a subtraction game repeats once t consecutive values repeat",
             )),
             Structure::Octal { digits } => Some((
-                2 * n0 + 2 * p + digits.len() - 1,
+                (n0.saturating_add(p))
+                    .saturating_mul(2)
+                    .saturating_add(digits.len() - 1),
                 "the periodicity theorem for octal games (Guy and Smith)",
             )),
             Structure::Nim | Structure::Unknown => None,
@@ -43,26 +45,51 @@ impl Structure {
     }
 }
 
-/// The period the values show, when the theorem for `structure` proves it from them, with the
-/// theorem's name.
-pub fn certified<T: Copy + Into<u64>>(
+/// The shortest period without saltus that the theorem for `structure` proves from `values`,
+/// with a preperiod from which it holds (not always the shortest) and the theorem's name.
+/// Allocates nothing; each candidate period is followed back only as far as the proof needs.
+pub fn certified<T: Copy + PartialEq>(
     values: &[T],
     structure: &Structure,
 ) -> Option<(Period, &'static str)> {
-    let found = find(values)?;
-    let (needed, theorem) = structure.proof_needs(&found)?;
-    (needed <= values.len()).then_some((found, theorem))
+    let len = values.len();
+    let plain = |preperiod, period| Period {
+        preperiod,
+        period,
+        saltus: 0,
+    };
+    for p in 1..=len / 2 {
+        // What a theorem needs only grows with the period and the preperiod.
+        let (least, _) = structure.proof_needs(&plain(0, p))?;
+        if least > len {
+            return None;
+        }
+        let mut n0 = len - p;
+        loop {
+            let (needed, theorem) = structure.proof_needs(&plain(n0, p))?;
+            if needed <= len {
+                return Some((plain(n0, p), theorem));
+            }
+            if n0 == 0 || values[n0 - 1] != values[n0 - 1 + p] {
+                break;
+            }
+            n0 -= 1;
+        }
+    }
+    None
 }
 
 /// The shortest period (then the shortest preperiod) that the values show, with a constant
 /// saltus, confirmed over at least two whole periods after the preperiod. A period with a
 /// saltus gives way to a longer one without a saltus that starts earlier: values such as
 /// `0 0 0 0 0 1 1 1 1 1 2 2 2 2 2 3`, repeated, end in what looks like period 5, saltus 1.
-pub fn find<T: Copy + Into<u64>>(values: &[T]) -> Option<Period> {
-    let found = find_from(values, 1)?;
+/// Linear in the number of values.
+pub fn find(values: &[u64]) -> Option<Period> {
+    let repeats = repeating_tails(values);
+    let found = find_from(values, &repeats, 1)?;
     if found.saltus != 0 {
         let mut p = found.period + 1;
-        while let Some(plain) = find_from(values, p) {
+        while let Some(plain) = find_from(values, &repeats, p) {
             if plain.saltus == 0 && plain.preperiod < found.preperiod {
                 return Some(plain);
             }
@@ -72,18 +99,43 @@ pub fn find<T: Copy + Into<u64>>(values: &[T]) -> Option<Period> {
     Some(found)
 }
 
-fn find_from<T: Copy + Into<u64>>(values: &[T], shortest: usize) -> Option<Period> {
+/// For each shift `p`, how many of the last steps `values[i + 1] - values[i]` equal the step
+/// `p` places later (the Z-function of the steps read backwards): `values[i + p] - values[i]` is
+/// the same for the last `repeats[p] + 1` values of `i`.
+fn repeating_tails(values: &[u64]) -> Vec<usize> {
+    let steps: Vec<i128> = values
+        .windows(2)
+        .rev()
+        .map(|w| w[1] as i128 - w[0] as i128)
+        .collect();
+    let n = steps.len();
+    let mut z = vec![0; n.max(1)];
+    let (mut left, mut right) = (0, 0);
+    for i in 1..n {
+        let mut k = if i < right {
+            z[i - left].min(right - i)
+        } else {
+            0
+        };
+        while i + k < n && steps[k] == steps[i + k] {
+            k += 1;
+        }
+        z[i] = k;
+        if i + k > right {
+            (left, right) = (i, i + k);
+        }
+    }
+    z
+}
+
+fn find_from(values: &[u64], repeats: &[usize], shortest: usize) -> Option<Period> {
     let len = values.len();
-    let at = |i: usize| -> u64 { values[i].into() };
     for p in shortest..=len / 3 {
         let last = len - 1;
-        let Some(saltus) = at(last).checked_sub(at(last - p)) else {
+        let Some(saltus) = values[last].checked_sub(values[last - p]) else {
             continue;
         };
-        let mut n0 = last - p;
-        while n0 > 0 && at(n0 - 1) + saltus == at(n0 - 1 + p) {
-            n0 -= 1;
-        }
+        let n0 = last - p - repeats[p].min(last - p);
         if len - p - n0 >= 2 * p && len - n0 >= 3 * p.max(4) {
             return Some(Period {
                 preperiod: n0,

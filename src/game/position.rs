@@ -65,6 +65,10 @@ impl Position {
 /// Options of a component, each with the state it leaves as the rules give it, if different.
 type PlayedOptions = Vec<(Vec<Part>, Option<Box<[i64]>>)>;
 
+/// The most options listed for a heap beyond the tables (a subtraction game with a larger
+/// set has too many to list).
+const MOST_OPTIONS_OF_A_HUGE_HEAP: usize = 1 << 16;
+
 /// A move in a sum: component `part` (an index into the position's parts) is replaced by the
 /// components `to`.
 #[derive(Clone, Debug, PartialEq)]
@@ -222,8 +226,11 @@ impl Engine {
 
     /// The options of one component, as lists of components.
     pub fn part_options(&self, part: &Part) -> Result<Vec<Vec<Part>>, SolveError> {
-        if self.is_huge(part) && !matches!(self.structure(part.game), Structure::Subtraction { .. })
-        {
+        let few_options = matches!(
+            self.structure(part.game),
+            Structure::Subtraction { largest } if *largest <= MOST_OPTIONS_OF_A_HUGE_HEAP
+        );
+        if self.is_huge(part) && !few_options {
             return Err(SolveError::TooManyOptions);
         }
         let solver = &self.solvers[part.game];

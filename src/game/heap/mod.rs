@@ -35,6 +35,10 @@ pub struct HeapRules {
     pub ranges: Vec<TakeRange>,
 }
 
+/// Octal games taking more tokens than this are not described by their digits (the theorem
+/// would need values beyond any table anyway).
+const MOST_OCTAL_DIGITS: u64 = 1 << 16;
+
 /// Runs of consecutive takes longer than this are better described as a [`TakeRange`].
 pub const LONGEST_TAKE_RUN: usize = 32;
 
@@ -90,6 +94,9 @@ impl HeapRules {
             return Structure::Subtraction {
                 largest: largest as usize,
             };
+        }
+        if largest > MOST_OCTAL_DIGITS {
+            return Structure::Unknown;
         }
         let mut digits = vec![0u8; largest as usize + 1];
         for t in &self.takes {
