@@ -11,6 +11,20 @@ use proptest::prelude::*;
 
 /// Runs `source` with small limits and a watchdog; returns whether it succeeded.
 fn run_guarded(source: &str) -> bool {
+    let limits = Limits {
+        max_states: 20_000,
+        max_memory: 64 << 20,
+        // Every sweep spreads over two workers at once, so that hostile programs reach the
+        // parallel paths too.
+        threads: 2,
+        spread_after: Duration::ZERO,
+        ..Limits::default()
+    };
+    run_guarded_with(source, limits).is_ok()
+}
+
+/// Runs `source` with these limits and a watchdog that interrupts it after a few seconds.
+fn run_guarded_with(source: &str, mut limits: Limits) -> Result<String, String> {
     let interrupt = Arc::new(AtomicBool::new(false));
     let (done, wait) = mpsc::channel::<()>();
     let flag = interrupt.clone();
@@ -19,19 +33,38 @@ fn run_guarded(source: &str) -> bool {
             flag.store(true, Ordering::Relaxed);
         }
     });
-    let limits = Limits {
-        max_states: 20_000,
-        max_memory: 64 << 20,
-        interrupt,
-        // Every sweep spreads over two workers at once, so that hostile programs reach the
-        // parallel paths too.
-        threads: 2,
-        spread_after: Duration::ZERO,
-    };
+    limits.interrupt = interrupt;
     let result = grundy::run_to_string_with("hostile", source, limits);
     let _ = done.send(());
     watchdog.join().unwrap();
-    result.is_ok()
+    result.map_err(|e| e.to_string())
+}
+
+#[test]
+fn huge_ranges_of_takes_are_answered_or_refused_at_once() {
+    // Each of these once aborted on a huge allocation, or ran for minutes.
+    for (source, expected) in [
+        ("moves bash(10^15)[10^18]", Err("too many options")),
+        ("print options(bash(10^15)[10^18])", Err("too many options")),
+        ("print grundy(bash(200000)[10^18])", Ok("199876")),
+        ("print grundy(bash(100000)[99999])", Ok("99999")),
+        (
+            "game s = subtraction {1, 9223372036854775807}\nperiod s",
+            Ok("not proved: the theorem needs heaps"),
+        ),
+        (
+            "game p on n {\n  for k in 3..=min(10^15, n) { n -= k }\n  \
+             for a in 1..=n / 2 { n = [a, n - a] }\n}\nprint grundy(p[40])",
+            Ok(""),
+        ),
+    ] {
+        let got = run_guarded_with(source, Limits::default());
+        match (&got, expected) {
+            (Ok(out), Ok(text)) => assert!(out.contains(text), "{source}\n{out}"),
+            (Err(e), Err(text)) => assert!(e.contains(text), "{source}\n{e}"),
+            _ => panic!("{source}\n{got:?}"),
+        }
+    }
 }
 
 fn atom() -> impl Strategy<Value = String> {

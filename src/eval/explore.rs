@@ -41,12 +41,21 @@ impl Interpreter {
             Some(theorem) => {
                 let _ = write!(text, ", proved: {theorem}");
             }
-            None => {
-                let _ = write!(
-                    text,
-                    " (apparent, not proved: no theorem applies; looked at heaps 0..{looked})"
-                );
-            }
+            None => match analysis.needs {
+                Some(needs) => {
+                    let _ = write!(
+                        text,
+                        " (apparent, not proved: the theorem needs heaps 0..{needs}; looked at \
+                         heaps 0..{looked})"
+                    );
+                }
+                None => {
+                    let _ = write!(
+                        text,
+                        " (apparent, not proved: no theorem applies; looked at heaps 0..{looked})"
+                    );
+                }
+            },
         }
         Ok(text)
     }

@@ -16,6 +16,8 @@ pub struct Analysis {
     /// The theorem that proves the period, or that gives a closed form.
     pub proof: Option<&'static str>,
     pub looked: usize,
+    /// When a theorem applies to the period but not yet: how many values it needs.
+    pub needs: Option<usize>,
 }
 
 /// A game's analysis with the values it was made from.
@@ -61,6 +63,7 @@ impl Engine {
                     }),
                     proof: Some("every smaller heap can be reached, so G(n) = n"),
                     looked: 1,
+                    needs: None,
                 },
                 values: vec![0],
             });
@@ -82,12 +85,13 @@ impl Engine {
                 values.push(self.table_value(game, n)?);
             }
             let found = period::find(&values);
-            let proof = found.and_then(|p| {
-                structure
-                    .proof_needs(&p)
-                    .filter(|(needed, _)| *needed <= len)
-                    .map(|(_, theorem)| theorem)
-            });
+            let theorem = found.and_then(|p| structure.proof_needs(&p));
+            let proof = theorem
+                .filter(|(needed, _)| *needed <= len)
+                .map(|(_, theorem)| theorem);
+            let needs = theorem
+                .map(|(needed, _)| needed)
+                .filter(|&needed| needed > len);
             if proof.is_some() || len >= cap {
                 let keep = found.map_or(0, |p| p.preperiod + p.period);
                 values.truncate(keep.max(1));
@@ -96,6 +100,7 @@ impl Engine {
                         period: found,
                         proof,
                         looked: len,
+                        needs,
                     },
                     values,
                 });
