@@ -69,6 +69,16 @@ fn a_runtime_error_deep_in_the_sweep() {
 }
 
 #[test]
+fn a_failure_queued_before_a_binder_error_comes_first() {
+    // The binder `m` fails at n = 3500, after the failing case n = 3000 was queued.
+    let error = same("check n != 3000 for n in 0..=5000, m in 0..=(10 / (3500 - n)), k in 0..=3")
+        .unwrap_err();
+    assert!(error.contains("n = 3000"), "{error}");
+    let error = same("check n >= 0 for n in 0..=5000, m in 0..=(10 / (3500 - n))").unwrap_err();
+    assert!(error.contains("division by zero"), "{error}");
+}
+
+#[test]
 fn sweeps_that_need_the_main_thread() {
     // New game instances, heap games, misère sums and loops are left to the main thread.
     same("check grundy(bash(m)[n]) == n % (m + 1) for m in 1..=8, n in 0..=400").unwrap();

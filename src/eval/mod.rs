@@ -664,7 +664,7 @@ impl Interpreter {
             held.set(held.get() + 1);
             Ok(Flow::Continue)
         };
-        let flow = Eval::new(self).for_each(binders, &mut |eval| {
+        let swept = Eval::new(self).for_each(binders, &mut |eval| {
             if !pace.spreading() {
                 return match check_case(eval, condition, binders)? {
                     None => {
@@ -692,7 +692,16 @@ impl Interpreter {
             let flow = this.run_batch(&mut pace, &queued, &work, &mut take);
             queued.clear();
             flow
-        })?;
+        });
+        let flow = match swept {
+            Ok(flow) => flow,
+            // A binder failed to evaluate: the cases queued before it come first, as they would
+            // on one thread (their failure or error is the one to report).
+            Err(error) => match self.run_batch(&mut pace, &queued, &work, &mut take)? {
+                Flow::Continue => return Err(error),
+                Flow::Stop => Flow::Stop,
+            },
+        };
         if let Flow::Continue = flow {
             self.run_batch(&mut pace, &queued, &work, &mut take)?;
         }
