@@ -56,8 +56,8 @@ pub struct Checkpoint {
     instances: FxHashMap<(usize, Vec<Value>), Arc<GameValue>>,
 }
 
-/// A declared game: its declaration, where it was declared, and the globals as they were
-/// then, which are the ones its rules read (a later `let` cannot change the moves of a game
+/// A declared game: its declaration, where it was declared, and the globals its rules read as
+/// they were then, which are the ones its rules see (a later `let` cannot change the moves of a game
 /// whose values are remembered).
 #[derive(Clone)]
 struct Declared {
@@ -215,11 +215,20 @@ impl Interpreter {
         Ok(())
     }
 
+    /// The globals that the rules of a game read, as they are now.
+    fn globals_read_by(&self, def: &GameDef) -> Globals {
+        let globals = read_globals(&self.globals);
+        def.names_read()
+            .into_iter()
+            .filter_map(|name| Some((name.to_string(), globals.get(name)?.clone())))
+            .collect()
+    }
+
     fn declare(&mut self, decl: &GameDecl, origin: &Arc<Origin>) -> Result<(), Error> {
         self.decls.push(Declared {
             decl: Arc::new(decl.clone()),
             origin: origin.clone(),
-            globals: Arc::new(read_globals(&self.globals).clone()),
+            globals: Arc::new(self.globals_read_by(&decl.def)),
         });
         let index = self.decls.len() - 1;
         let value = if decl.params.is_empty() {

@@ -108,6 +108,55 @@ pub enum GameDef {
     Graph { lines: Vec<GraphLine> },
 }
 
+impl GameDef {
+    /// Every name the rules read, as a variable or as a function (a superset of the globals
+    /// they need: binders and the state are in it too). Empty for the other forms.
+    pub fn names_read(&self) -> Vec<&str> {
+        let GameDef::Rules { rules, .. } = self else {
+            return Vec::new();
+        };
+        let mut pending: Vec<&Expr> = Vec::new();
+        for rule in rules {
+            pending.extend(rule.binders.iter().map(|b| &b.value));
+            pending.extend(&rule.condition);
+            for update in &rule.updates {
+                pending.push(&update.value);
+                pending.extend(&update.index);
+            }
+        }
+        let mut names = Vec::new();
+        while let Some(expr) = pending.pop() {
+            match &expr.kind {
+                ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) => {}
+                ExprKind::Var(name) => names.push(name.as_str()),
+                ExprKind::List(items) | ExprKind::Set(items) => pending.extend(items),
+                ExprKind::Unary(_, x) => pending.push(x),
+                ExprKind::Binary(_, l, r) => pending.extend([&**l, &**r]),
+                ExprKind::Range { start, end, .. } => {
+                    pending.push(start);
+                    pending.extend(end.as_deref());
+                }
+                ExprKind::If {
+                    condition,
+                    then,
+                    otherwise,
+                } => pending.extend([&**condition, &**then, &**otherwise]),
+                ExprKind::Call { callee, args }
+                | ExprKind::Index {
+                    target: callee,
+                    args,
+                } => {
+                    pending.push(callee);
+                    pending.extend(args);
+                }
+            }
+        }
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+}
+
 /// The state a rule-defined game is played on.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StateShape {
