@@ -37,7 +37,7 @@ pub type Globals = FxHashMap<String, Value>;
 
 /// The globals of a session, shared with the workers of a parallel sweep. Written only between
 /// statements; read by any number of sweep workers at once. (Games read the copy they took when
-/// they were declared, see [`Declared`].)
+/// they were declared.)
 pub type SharedGlobals = Arc<RwLock<Globals>>;
 
 /// Reads the globals (a panic elsewhere cannot leave them half-written: writes are single inserts).

@@ -5,7 +5,8 @@
 //!
 //! - `for k in LO..=n { n -= k }`: take any `k >= LO` (an open take);
 //! - `for k in LO..=min(C, n) { n -= k }` (or `min(n, C)`), and `for k in S if k <= n
-//!   { n -= k }` with `S` a constant set, list or range: take `k` from a finite set;
+//!   { n -= k }` with `S` a constant set, list or range: take `k` from a finite set (a range
+//!   longer than [`LONGEST_TAKE_RUN`] is described as one [`TakeRange`], not take by take);
 //! - `for a in 1..=n / 2 { n = [a, n - a] }` and `for a in 1..n if a < n - a { n = [a, n - a] }`
 //!   (`<=` for equal heaps too): split a heap in two;
 //! - `for t in LO..=min(C, n), a in A..=(n - t) / 2 { n = [a, n - t - a] }` (or `LO..=C`), with

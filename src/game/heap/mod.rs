@@ -197,6 +197,8 @@ impl HeapSequence {
             + 8 * (self.histogram.capacity() + self.common_bits.capacity())
             + size_of::<RareHeap>() * self.rare.capacity()
             + self.windows.iter().map(Window::bytes).sum::<usize>()
+            + self.options.bytes()
+            + self.wanted.bytes()
     }
 
     /// The certified period `(n0, p)`, if one was found.

@@ -111,6 +111,10 @@ impl ValueSet {
         &self.words
     }
 
+    pub fn bytes(&self) -> usize {
+        8 * self.words.capacity()
+    }
+
     pub fn insert(&mut self, v: u32) {
         let w = (v >> 6) as usize;
         self.words[w] |= 1 << (v & 63);
