@@ -295,12 +295,16 @@ impl HeapSequence {
                 self.options.insert(self.values.get(rest).expect("stored"));
             }
         }
-        let value = if self.mask != 0 && self.rules.splits() {
-            self.sparse_splits(n)
+        let mut splits = std::mem::take(&mut self.splits);
+        splits.clear();
+        splits.extend(self.splits_of(n));
+        let value = if self.mask != 0 && !splits.is_empty() {
+            self.sparse_value(&splits)
         } else {
-            self.plain_splits(n);
+            self.insert_all_splits(&splits);
             self.mex()
         };
+        self.splits = splits;
         self.options.clear();
         value
     }
@@ -315,8 +319,8 @@ impl HeapSequence {
     }
 
     /// Inserts every split's value into the options.
-    fn plain_splits(&mut self, n: usize) {
-        for (rest, unequal) in self.splits_of(n).collect::<Vec<_>>() {
+    fn insert_all_splits(&mut self, splits: &[(usize, bool)]) {
+        for &(rest, unequal) in splits {
             with_slice!(&self.values, g => values::insert_all_pairs(g, rest, unequal, &mut self.options));
         }
     }
@@ -332,17 +336,9 @@ impl HeapSequence {
             .expect("the values are finite")
     }
 
-    /// The value of heap `n` by the sparse space, the one-heap options already inserted.
-    fn sparse_splits(&mut self, n: usize) -> u32 {
-        let mut splits = std::mem::take(&mut self.splits);
-        splits.clear();
-        splits.extend(self.splits_of(n));
-        let value = self.sparse_value(n, &splits);
-        self.splits = splits;
-        value
-    }
-
-    fn sparse_value(&mut self, n: usize, splits: &[(usize, bool)]) -> u32 {
+    /// The value of a heap by the sparse space from its `splits`, the one-heap options already
+    /// inserted.
+    fn sparse_value(&mut self, splits: &[(usize, bool)]) -> u32 {
         if let CompactValues::Bytes(g) = &self.values {
             let found =
                 values::sparse_byte_value(g, &self.rare, splits, &self.options, &self.common_bytes);
@@ -387,7 +383,7 @@ impl HeapSequence {
             // Cannot happen (the options hold fewer values than there are common values), but
             // the plain method is always right.
             self.wanted.clear();
-            self.plain_splits(n);
+            self.insert_all_splits(splits);
             return self.mex();
         };
         // Scan the other pairs until every rare value below `common_mex` is found.
