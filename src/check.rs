@@ -606,7 +606,9 @@ impl Checker<'_> {
                             expected: builtins::describe_arity(arities),
                             found: args.len(),
                             span,
-                            help: format!("see `{name}` in LANGUAGE.md"),
+                            help: format!(
+                                "see `{name}` in docs/LANGUAGE.md, section \"Built-in functions\""
+                            ),
                         });
                     }
                     let arg_types: Vec<Ty> = args.iter().map(|a| self.expr(a)).collect();
