@@ -22,7 +22,9 @@ pub const PROMPT: &str = "grundy> ";
 /// The prompt of a line that continues an unfinished entry.
 pub const CONTINUATION: &str = "   ...> ";
 
-/// The words of the language that are not names: keywords, statement words and game forms.
+/// The words of the language that are not names: keywords, statement words and game forms;
+/// the `kw_` rules of `grammar/grundy.pest`, one for one (a test in `tests/repl_backend.rs`
+/// compares them).
 pub const KEYWORDS: &[&str] = &[
     "and",
     "or",
@@ -47,6 +49,11 @@ pub const KEYWORDS: &[&str] = &[
     "sequence",
     "table",
     "ppos",
+    "period",
+    "compare",
+    "dot",
+    "plot",
+    "to",
     "check",
     "assert",
     "print",
