@@ -205,3 +205,33 @@ fn the_reference_lists_every_error_code() {
         );
     }
 }
+
+#[test]
+fn the_reference_lists_every_built_in_function() {
+    let reference = reference();
+    let section = reference
+        .split_once("## Built-in functions")
+        .and_then(|(_, rest)| rest.split_once("\n## "))
+        .expect("the section \"Built-in functions\"")
+        .0;
+    let table: Vec<&str> = section
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .flat_map(|line| line.split('|').nth(1))
+        .flat_map(|cell| cell.split('`').skip(1).step_by(2))
+        .map(|call| call.split('(').next().unwrap())
+        .collect();
+    for builtin in grundy::builtins::BUILTINS {
+        assert!(
+            table.contains(&builtin.name),
+            "docs/LANGUAGE.md does not list `{}`",
+            builtin.name
+        );
+    }
+    for name in table {
+        assert!(
+            grundy::builtins::builtin(name).is_some(),
+            "docs/LANGUAGE.md lists `{name}`, which is not a built-in function"
+        );
+    }
+}

@@ -8,8 +8,8 @@ pub mod terminal;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crate::builtins::BUILTINS;
 use crate::error::{render, Error};
-use crate::eval::builtins::BUILTINS;
 use crate::eval::expr::Host;
 use crate::game::Limits;
 use crate::syntax;
@@ -200,7 +200,7 @@ impl Backend {
     /// Words to complete: every global name, the built-in functions and the keywords, sorted.
     pub fn names(&self) -> Vec<String> {
         let mut names = self.session.global_names();
-        names.extend(BUILTINS.iter().map(|(name, _)| name.to_string()));
+        names.extend(BUILTINS.iter().map(|b| b.name.to_string()));
         names.extend(KEYWORDS.iter().map(|k| k.to_string()));
         names.sort();
         names.dedup();
