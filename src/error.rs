@@ -13,7 +13,7 @@ pub enum Error {
     #[error("syntax error: {message}")]
     #[diagnostic(
         code(grundy::syntax),
-        help("see LANGUAGE.md for the form of each statement")
+        help("the form of each statement: docs/LANGUAGE.md, section \"Statements\"")
     )]
     Syntax {
         message: String,

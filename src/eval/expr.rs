@@ -306,8 +306,10 @@ impl<'h, 'a> Eval<'h, 'a> {
 
     fn call(&mut self, callee: &'a Expr, args: &'a [Expr], span: Span) -> Result<Value, Error> {
         if let ExprKind::Var(name) = &callee.kind {
-            if self.lookup(name).is_none() && builtins::is_builtin(name) {
-                return builtins::call(self, name, args, callee.span, span);
+            if self.lookup(name).is_none() {
+                if let Some(builtin) = crate::builtins::builtin(name) {
+                    return builtins::call(self, builtin, args, callee.span, span);
+                }
             }
         }
         match self.eval(callee)? {
