@@ -166,10 +166,9 @@ impl Engine {
                 continue;
             };
             let stored = fresh.stored.into_inner();
-            let bytes = fresh.bytes.into_inner();
             let shards = fresh.shards.into_vec().into_iter();
             let shards = shards.map(|s| s.into_inner().unwrap_or_else(PoisonError::into_inner));
-            solver.absorb(shards.map(|s| (s.packed, s.sparse)), stored, bytes);
+            solver.absorb(shards.map(|s| (s.packed, s.sparse)), stored);
         }
         self.solvers = solvers;
     }
