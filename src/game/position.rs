@@ -500,8 +500,8 @@ impl Engine {
 }
 
 /// The bytes of a list of components: the list's buffer and each state's.
-fn parts_bytes(parts: &[Part]) -> usize {
-    budget::boxed(parts.len() * size_of::<Part>())
+fn parts_bytes(parts: &Vec<Part>) -> usize {
+    budget::vector(parts, 0)
         + parts
             .iter()
             .map(|p| budget::boxed(p.state.len() * 8))
@@ -509,10 +509,8 @@ fn parts_bytes(parts: &[Part]) -> usize {
 }
 
 /// The bytes a misère frame holds beyond its place on the stack: its key and its options.
-fn misere_frame_bytes(key: &[Part], options: &[Vec<Part>]) -> usize {
-    parts_bytes(key)
-        + budget::boxed(options.len() * size_of::<Vec<Part>>())
-        + options.iter().map(|o| parts_bytes(o)).sum::<usize>()
+fn misere_frame_bytes(key: &Vec<Part>, options: &Vec<Vec<Part>>) -> usize {
+    parts_bytes(key) + budget::vector(options, 0) + options.iter().map(parts_bytes).sum::<usize>()
 }
 
 /// The position with component `i` replaced by the components `to`, in its place.
