@@ -5,10 +5,11 @@
 use std::sync::Arc;
 
 use super::expr::{solve_error, Eval};
+use super::read::{self, ReadLimits};
 use super::value::{PositionValue, Shape, Value};
 use crate::builtins::{Builtin, Function};
 use crate::error::Error;
-use crate::game::{mex, Move};
+use crate::game::{mex, Limits, Move};
 use crate::span::Span;
 use crate::syntax::ast::Expr;
 
@@ -149,37 +150,18 @@ fn read<'a>(eval: &mut Eval<'_, 'a>, arg: &'a Expr) -> Result<Value, Error> {
             ))
         }
     };
-    let text = std::fs::read_to_string(&*path).map_err(|e| {
-        Error::invalid(
-            format!("cannot read `{path}`: {e}"),
-            arg.span,
-            "the path is relative to the folder grundy runs in",
-        )
-    })?;
-    let mut numbers = Vec::new();
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let negative = bytes[i] == b'-' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
-        if !(bytes[i].is_ascii_digit() || negative) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        i += 1;
-        while i < bytes.len() && bytes[i].is_ascii_digit() {
-            i += 1;
-        }
-        let token = &text[start..i];
-        let n: i64 = token.parse().map_err(|_| {
-            Error::invalid(
-                format!("`{path}` holds `{token}`, which does not fit in 64 bits"),
-                arg.span,
-                "integers are 64-bit signed",
-            )
-        })?;
-        numbers.push(Value::Int(n));
-    }
+    let max_elements = eval.host.max_elements();
+    let max_memory = eval
+        .host
+        .engine()
+        .map_or(Limits::default().max_memory, |e| e.limits.max_memory);
+    let host = &*eval.host;
+    let limits = ReadLimits {
+        max_elements,
+        max_memory,
+        interrupted: &|| host.interrupted(),
+    };
+    let numbers = read::integers(&path, arg.span, &limits)?;
     Ok(Value::list(numbers))
 }
 

@@ -55,7 +55,22 @@ pub fn solve_error(error: SolveError, span: Span) -> Error {
             megabytes: bytes >> 20,
             span,
         },
-        SolveError::Unknown { heap, known } => Error::Unproved { heap, known, span },
+        SolveError::Unknown {
+            heap,
+            known,
+            searched,
+        } => Error::Unproved {
+            heap,
+            known,
+            reach: searched.map_or(String::new(), |states| {
+                format!(
+                    ", and a search from it reached more than {} states and options \
+                     ({states} states) before it gave up",
+                    crate::game::solver::HUGE_REACH
+                )
+            }),
+            span,
+        },
         SolveError::TooManyOptions => Error::TooManyOptions { span },
         SolveError::LoopySplit(position) => Error::LoopySplit { position, span },
         SolveError::Infinite => Error::InfiniteValue { span },
