@@ -57,6 +57,27 @@ pub fn solve_error(error: SolveError, span: Span) -> Error {
         },
         SolveError::Unknown { heap, known } => Error::Unproved { heap, known, span },
         SolveError::TooManyOptions => Error::TooManyOptions { span },
+        SolveError::TooManyMoves {
+            count,
+            limit,
+            winning,
+        } => {
+            let (list, shown) = if winning {
+                ("wins", "`win p` shows the first ones")
+            } else {
+                ("options", "`moves p` shows the first ones")
+            };
+            Error::TooManyMoves {
+                what: format!("the list of {list}"),
+                count: count.to_string(),
+                limit,
+                help: format!(
+                    "`len({list}(p))` counts them without listing; {shown}; or raise the limit \
+                     with `--max-states N` (`:limit N` at the prompt)"
+                ),
+                span,
+            }
+        }
         SolveError::LoopySplit(position) => Error::LoopySplit { position, span },
         SolveError::Infinite => Error::InfiniteValue { span },
         SolveError::Interrupted => Error::Interrupted,
@@ -212,7 +233,7 @@ impl<'h, 'a> Eval<'h, 'a> {
             UnaryOp::Misere => {
                 let p = self.position(operand)?;
                 Ok(Value::Position(Arc::new(PositionValue {
-                    position: Position::new(p.position.parts.clone(), true),
+                    position: p.position.with_misere(true),
                     games: p.games.clone(),
                 })))
             }
