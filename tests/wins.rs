@@ -10,10 +10,10 @@ fn run(source: &str) -> String {
     grundy::run_to_string("wins", source).unwrap_or_else(|e| panic!("{source}\n{e}"))
 }
 
-/// Octal moves by definition, as lists of heaps: digit j, bit 1 takes a whole heap of j, bit 2
-/// leaves one heap, bit 4 leaves two non-empty heaps (the smaller first, each split once).
-fn octal_moves(digits: &[u8], n: u64) -> Vec<Vec<u64>> {
-    let mut moves = Vec::new();
+/// Octal moves by definition: digit j, bit 1 takes a whole heap of j, bit 2 leaves one heap,
+/// bit 4 leaves two non-empty heaps (the smaller first, each split once). Calls `f` with the
+/// heaps each move leaves.
+fn for_each_octal_move(digits: &[u8], n: u64, f: &mut dyn FnMut(&[u64])) {
     for (j, &d) in digits.iter().enumerate() {
         let j = j as u64;
         if j > n {
@@ -21,17 +21,22 @@ fn octal_moves(digits: &[u8], n: u64) -> Vec<Vec<u64>> {
         }
         let rest = n - j;
         if j > 0 && d & 1 != 0 && rest == 0 {
-            moves.push(vec![]);
+            f(&[]);
         }
         if j > 0 && d & 2 != 0 && rest > 0 {
-            moves.push(vec![rest]);
+            f(&[rest]);
         }
         if d & 4 != 0 {
             for a in 1..=rest / 2 {
-                moves.push(vec![a, rest - a]);
+                f(&[a, rest - a]);
             }
         }
     }
+}
+
+fn octal_moves(digits: &[u8], n: u64) -> Vec<Vec<u64>> {
+    let mut moves = Vec::new();
+    for_each_octal_move(digits, n, &mut |m| moves.push(m.to_vec()));
     moves
 }
 
@@ -42,38 +47,19 @@ fn digits(code: &str) -> Vec<u8> {
     digits
 }
 
-/// The values of heaps `0..=last` by the plain mex of every option (the moves of
-/// [`octal_moves`], enumerated in place).
+/// The values of heaps `0..=last` by the plain mex of every option.
 fn naive_values(digits: &[u8], last: u64) -> Vec<u64> {
     let mut g: Vec<u64> = Vec::new();
     let mut seen = Vec::new();
     for n in 0..=last {
         seen.clear();
-        let mut mark = |v: u64| {
-            let v = v as usize;
+        for_each_octal_move(digits, n, &mut |m| {
+            let v = m.iter().fold(0, |acc, &h| acc ^ g[h as usize]) as usize;
             if seen.len() <= v {
                 seen.resize(v + 1, false);
             }
             seen[v] = true;
-        };
-        for (j, &d) in digits.iter().enumerate() {
-            let j = j as u64;
-            if j > n {
-                continue;
-            }
-            let rest = n - j;
-            if j > 0 && d & 1 != 0 && rest == 0 {
-                mark(0);
-            }
-            if j > 0 && d & 2 != 0 && rest > 0 {
-                mark(g[rest as usize]);
-            }
-            if d & 4 != 0 {
-                for a in 1..=rest / 2 {
-                    mark(g[a as usize] ^ g[(rest - a) as usize]);
-                }
-            }
-        }
+        });
         g.push(seen.iter().position(|s| !s).unwrap_or(seen.len()) as u64);
     }
     g

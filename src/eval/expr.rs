@@ -509,9 +509,13 @@ impl<'h, 'a> Eval<'h, 'a> {
         }
         let engine = self.engine(span)?;
         let parts: Vec<Part> = match game.shape {
+            // One counter is its own canonical form.
             Shape::Heaps | Shape::Nodes(_) => numbers
                 .iter()
-                .map(|&(n, _)| engine.part(game.id, vec![n]))
+                .map(|&(n, _)| Part {
+                    game: game.id,
+                    state: Box::new([n]),
+                })
                 .collect(),
             Shape::Tuple(_) | Shape::List => {
                 vec![engine.part(game.id, numbers.iter().map(|&(n, _)| n).collect())]

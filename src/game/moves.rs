@@ -8,6 +8,7 @@
 
 use super::loopy::GValue;
 use super::period::Structure;
+use super::position::MOST_OPTIONS_OF_A_HUGE_HEAP;
 use super::splits::Periodic;
 use super::{Engine, Move, Part, Position, SolveError};
 
@@ -46,22 +47,58 @@ type Visit<'v> =
 /// proved period (as its values are, see [`Engine::part_value`]).
 const PERIOD_FROM: i64 = 4096;
 
-/// The value of every component, and for each, of the sum of all the others.
-struct Rests {
-    values: Vec<GValue>,
-    finite: u64,
-    infinite: Vec<usize>,
+/// What a question visits of a sum: the value of each component and of the sum of the others,
+/// from which each component's target follows (see [`Plan::component`]).
+struct Plan {
+    wanted: Wanted,
+    misere: bool,
+    /// The finite value of each component (0 for an infinite one).
+    finite: Vec<u64>,
+    /// The XOR of the finite values.
+    total: u64,
+    /// The components whose value is infinite, ascending, with their values.
+    infinite: Vec<(usize, GValue)>,
 }
 
-impl Rests {
-    fn without(&self, i: usize) -> GValue {
-        let own = self.values[i].finite();
-        let finite = self.finite ^ own.unwrap_or(0);
-        let mut others = self.infinite.iter().filter(|&&k| k != i);
+impl Plan {
+    /// The value of the sum without component `i`.
+    fn rest(&self, i: usize) -> GValue {
+        let finite = GValue::Finite(self.total ^ self.finite[i]);
+        let mut others = self.infinite.iter().filter(|(k, _)| *k != i);
         match (others.next(), others.next()) {
-            (None, _) => GValue::Finite(finite),
-            (Some(&k), None) => self.values[k].sum(&GValue::Finite(finite)),
+            (None, _) => finite,
+            (Some((_, value)), None) => value.sum(&finite),
             _ => GValue::Infinite(Vec::new()),
+        }
+    }
+
+    /// Whether the question visits the options of component `i`, the value they must have
+    /// (`None`: any) and the value of the rest of the sum. A winning move in a component
+    /// leaves it the value of the rest; in a loopy sum with one infinite component only that
+    /// one can, and with two, none can (the sum is a draw or infinite whatever is played).
+    fn component(&self, i: usize) -> Option<(Option<u64>, GValue)> {
+        if self.misere {
+            return Some((None, GValue::Finite(0)));
+        }
+        if self.infinite.is_empty() {
+            let (own, rest) = (self.finite[i], self.total ^ self.finite[i]);
+            return match self.wanted {
+                Wanted::Every => Some((None, GValue::Finite(rest))),
+                Wanted::Winning => (own != rest).then_some((Some(rest), GValue::Finite(rest))),
+            };
+        }
+        let rest = if self.infinite.len() > 2 {
+            GValue::Infinite(Vec::new())
+        } else {
+            self.rest(i)
+        };
+        match (self.wanted, rest.finite()) {
+            (Wanted::Every, _) => Some((None, rest)),
+            (Wanted::Winning, Some(t)) => {
+                let own_infinite = self.infinite.iter().any(|(k, _)| *k == i);
+                (own_infinite || self.finite[i] != t).then_some((Some(t), rest))
+            }
+            (Wanted::Winning, None) => None,
         }
     }
 }
@@ -70,17 +107,24 @@ impl Engine {
     /// How many moves of the `wanted` kind `position` has. Exact at every size: heaps past the
     /// tables are counted by arithmetic on a closed form or a proved period.
     pub fn count_moves(&mut self, position: &Position, wanted: Wanted) -> Result<u128, SolveError> {
-        if position.misere && wanted == Wanted::Winning {
+        let plan = self.plan(position, wanted)?;
+        self.count_planned(position, &plan)
+    }
+
+    fn count_planned(&mut self, position: &Position, plan: &Plan) -> Result<u128, SolveError> {
+        if plan.misere && plan.wanted == Wanted::Winning {
             let mut count = 0;
-            self.visit_moves(position, wanted, &mut |_| {
+            self.visit_planned(position, plan, &mut |_| {
                 count += 1;
                 true
             })?;
             return Ok(count);
         }
         let mut count = 0u128;
-        for (i, target, _) in self.plan(position, wanted)? {
-            count += self.count_part_options(position.part(i), target)?;
+        for (i, part) in position.parts().enumerate() {
+            if let Some((target, _)) = plan.component(i) {
+                count += self.count_part_options(part, target)?;
+            }
             if i % 4096 == 4095 {
                 self.limits.check_interrupt()?;
             }
@@ -96,17 +140,29 @@ impl Engine {
         wanted: Wanted,
         visit: &mut dyn FnMut(Move) -> bool,
     ) -> Result<(), SolveError> {
+        let plan = self.plan(position, wanted)?;
+        self.visit_planned(position, &plan, visit)
+    }
+
+    fn visit_planned(
+        &mut self,
+        position: &Position,
+        plan: &Plan,
+        visit: &mut dyn FnMut(Move) -> bool,
+    ) -> Result<(), SolveError> {
         let shared = position.flattened();
-        for (i, target, rest) in self.plan(position, wanted)? {
-            let part = position.part(i).clone();
+        for (i, part) in position.parts().enumerate() {
+            let Some((target, rest)) = plan.component(i) else {
+                continue;
+            };
             let going =
-                self.visit_part_options(&part, target, &mut |engine, to, as_played, v| {
-                    let value = if position.misere {
+                self.visit_part_options(part, target, &mut |engine, to, as_played, v| {
+                    let value = if plan.misere {
                         engine.gvalue(&shared.replaced(i, &to))?
                     } else {
                         rest.sum(&v)
                     };
-                    if wanted == Wanted::Winning && value != GValue::Finite(0) {
+                    if plan.wanted == Wanted::Winning && value != GValue::Finite(0) {
                         return Ok(true);
                     }
                     Ok(visit(Move {
@@ -130,10 +186,11 @@ impl Engine {
         wanted: Wanted,
         most: usize,
     ) -> Result<MoveList, SolveError> {
-        let count = self.count_moves(position, wanted)?;
+        let plan = self.plan(position, wanted)?;
+        let count = self.count_planned(position, &plan)?;
         let mut first = Vec::new();
         if most > 0 && count > 0 {
-            self.visit_moves(position, wanted, &mut |m| {
+            self.visit_planned(position, &plan, &mut |m| {
                 first.push(m);
                 first.len() < most
             })?;
@@ -149,7 +206,8 @@ impl Engine {
         wanted: Wanted,
     ) -> Result<Vec<Move>, SolveError> {
         let limit = self.limits.max_states;
-        let count = self.count_moves(position, wanted)?;
+        let plan = self.plan(position, wanted)?;
+        let count = self.count_planned(position, &plan)?;
         if count > limit as u128 {
             return Err(SolveError::TooManyMoves {
                 count,
@@ -157,7 +215,12 @@ impl Engine {
                 winning: wanted == Wanted::Winning,
             });
         }
-        Ok(self.first_moves(position, wanted, limit)?.first)
+        let mut all = Vec::with_capacity(count as usize);
+        self.visit_planned(position, &plan, &mut |m| {
+            all.push(m);
+            true
+        })?;
+        Ok(all)
     }
 
     /// Every move of a position, with the value of the position it leaves: one per component
@@ -166,42 +229,28 @@ impl Engine {
         self.all_moves(position, Wanted::Every)
     }
 
-    /// The components whose options a question visits, each with the value its options must
-    /// have (`None`: any) and the value of the rest of the sum. A winning move in a component
-    /// leaves it the value of the rest; in a loopy sum with one infinite component only that
-    /// one can, and with two, none can (the sum is a draw or infinite whatever is played).
-    fn plan(
-        &mut self,
-        position: &Position,
-        wanted: Wanted,
-    ) -> Result<Vec<(usize, Option<u64>, GValue)>, SolveError> {
-        if position.misere {
-            return Ok((0..position.len())
-                .map(|i| (i, None, GValue::Finite(0)))
-                .collect());
-        }
-        let mut rests = Rests {
-            values: Vec::with_capacity(position.len()),
-            finite: 0,
+    fn plan(&mut self, position: &Position, wanted: Wanted) -> Result<Plan, SolveError> {
+        let mut plan = Plan {
+            wanted,
+            misere: position.misere,
+            finite: Vec::new(),
+            total: 0,
             infinite: Vec::new(),
         };
-        for (i, part) in position.parts().enumerate() {
-            let value = self.part_gvalue(part)?;
-            match value.finite() {
-                Some(v) => rests.finite ^= v,
-                None => rests.infinite.push(i),
-            }
-            rests.values.push(value);
+        if position.misere {
+            return Ok(plan);
         }
-        let mut plan = Vec::new();
-        for i in 0..position.len() {
-            let rest = rests.without(i);
-            match (wanted, rest.finite()) {
-                (Wanted::Every, _) => plan.push((i, None, rest)),
-                (Wanted::Winning, Some(t)) if rests.values[i] != GValue::Finite(t) => {
-                    plan.push((i, Some(t), rest))
+        plan.finite.reserve(position.len());
+        for (i, part) in position.parts().enumerate() {
+            match self.part_gvalue(part)? {
+                GValue::Finite(v) => {
+                    plan.total ^= v;
+                    plan.finite.push(v);
                 }
-                _ => {}
+                value => {
+                    plan.infinite.push((i, value));
+                    plan.finite.push(0);
+                }
             }
         }
         Ok(plan)
@@ -212,6 +261,9 @@ impl Engine {
     /// are exactly its digits, from [`PERIOD_FROM`] on). A huge heap of a game without either
     /// is an error.
     fn heap_moves(&mut self, part: &Part) -> Result<Option<HeapMoves>, SolveError> {
+        if *self.structure(part.game) == Structure::Nim {
+            return Ok(Some(HeapMoves::Nim));
+        }
         if !self.game(part.game).heap_like() {
             return Ok(None);
         }
@@ -220,7 +272,10 @@ impl Engine {
         let exact = n >= PERIOD_FROM && self.game(part.game).options_follow_structure();
         Ok(match self.structure(part.game).clone() {
             Structure::Nim => Some(HeapMoves::Nim),
-            Structure::Subtraction { .. } if huge => {
+            Structure::Subtraction { largest } if huge => {
+                if largest > MOST_OPTIONS_OF_A_HUGE_HEAP {
+                    return Err(SolveError::TooManyOptions);
+                }
                 let mut heaps = Vec::new();
                 self.game(part.game)
                     .options(&part.state, &mut |option| heaps.push(option[0]))?;

@@ -30,7 +30,7 @@ pub struct Part {
 /// components costs O(1) memory, not a copy of n (see [`Position::replaced`]).
 #[derive(Clone, Debug)]
 pub struct Position {
-    base: Arc<[Part]>,
+    base: Arc<Vec<Part>>,
     /// Component `.0` of `base` replaced by the components `.1`: the result of a move.
     replaced: Option<(usize, Arc<[Part]>)>,
     pub misere: bool,
@@ -57,7 +57,7 @@ impl std::hash::Hash for Position {
 impl Position {
     pub fn new(parts: Vec<Part>, misere: bool) -> Position {
         Position {
-            base: parts.into(),
+            base: Arc::new(parts),
             replaced: None,
             misere,
         }
@@ -145,7 +145,7 @@ pub(super) type PlayedOptions = Vec<(Vec<Part>, Option<Box<[i64]>>)>;
 
 /// The most options listed for a heap beyond the tables (a subtraction game with a larger
 /// set has too many to list).
-const MOST_OPTIONS_OF_A_HUGE_HEAP: usize = 1 << 16;
+pub(super) const MOST_OPTIONS_OF_A_HUGE_HEAP: usize = 1 << 16;
 
 /// A move in a sum: component `part` (an index into the position's parts) is replaced by the
 /// components `to`.
@@ -257,6 +257,9 @@ impl Engine {
             && part.state[0] > 4096
             && *self.structure(part.game) != Structure::Unknown
         {
+            if self.structures[part.game] == Structure::Nim {
+                return Ok(part.state[0] as u64);
+            }
             match self.huge_value(part.game, part.state[0]) {
                 Err(SolveError::Unknown { .. }) if part.state[0] < HUGE => {}
                 result => return result,
@@ -299,11 +302,21 @@ impl Engine {
         if position.misere {
             return self.misere_value(&position.to_vec()).map(GValue::Finite);
         }
-        let mut total = GValue::Finite(0);
+        let mut finite = 0;
+        let mut infinite = None;
         for part in position.parts() {
-            total = total.sum(&self.part_gvalue(part)?);
+            match self.part_gvalue(part)? {
+                GValue::Finite(v) => finite ^= v,
+                value => {
+                    let total: GValue = infinite.unwrap_or(GValue::Finite(0));
+                    infinite = Some(total.sum(&value));
+                }
+            }
         }
-        Ok(total)
+        Ok(match infinite {
+            Some(total) => total.sum(&GValue::Finite(finite)),
+            None => GValue::Finite(finite),
+        })
     }
 
     /// The Grundy value of a position: the XOR of its components, or for misère play the
