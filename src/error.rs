@@ -187,13 +187,26 @@ pub enum Error {
         span: Span,
     },
 
-    /// Listing every option of a huge heap: `moves kayles[10^18]`.
+    /// Playing every move of a huge heap under misère play: `grundy misere kayles[10^18]`.
     #[error("this position has too many options to list")]
     #[diagnostic(
         code(grundy::too_many_options),
-        help("a huge heap has about as many options as tokens; `win` still finds winning moves from a closed form or a proved period")
+        help("misère play searches every move of the sum, and a huge heap has about as many options as tokens; under normal play, `win` and `len(options(p))` answer from a closed form or a proved period")
     )]
     TooManyOptions {
+        #[label("here")]
+        span: Span,
+    },
+
+    /// A list of moves or positions longer than the list limit:
+    /// `wins(dawson[10^12 + 3] + nim[2])`, `options(nim[10^18])`.
+    #[error("{what} would be {count} positions, more than the list limit of {limit}")]
+    #[diagnostic(code(grundy::too_many_moves), help("{help}"))]
+    TooManyMoves {
+        what: String,
+        count: String,
+        limit: usize,
+        help: String,
         #[label("here")]
         span: Span,
     },

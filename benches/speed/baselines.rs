@@ -314,3 +314,23 @@ fn for_box(len: usize, h: i64, f: &mut dyn FnMut(&[i64])) {
         }
     }
 }
+
+/// The notes' Nim task as their C++ program does it: read `n`, then `n` heaps, from the text of
+/// a file; the nim-sum; `LOSE`, or `WIN` and the index and new size of the first heap whose
+/// size the nim-sum lowers.
+pub fn notes_nim(path: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(path).expect("the heaps file");
+    let mut numbers = text
+        .split_ascii_whitespace()
+        .map(|w| w.parse::<u64>().unwrap());
+    let n = numbers.next().unwrap_or(0) as usize;
+    let heaps: Vec<u64> = numbers.take(n).collect();
+    let sum = heaps.iter().fold(0, |a, h| a ^ h);
+    if sum == 0 {
+        return "LOSE\n".into();
+    }
+    let i = (0..heaps.len())
+        .find(|&i| heaps[i] ^ sum < heaps[i])
+        .unwrap();
+    format!("WIN\n{i} {}\n", heaps[i] ^ sum)
+}

@@ -621,6 +621,12 @@ fn cases(quick: bool) -> Vec<Case> {
             if quick { 60 } else { 120 },
             "grundys_options",
         ),
+        notes_nim("notes' Nim task: win", "win nim[h[1..]]", quick),
+        notes_nim(
+            "notes' Nim task: len(wins(...))",
+            "print len(wins(nim[h[1..]]))",
+            quick,
+        ),
         peak_memory("grundys (rule form)", "grundys", quick_or(1 << 20)),
         // One heap past a power of two: the values' vector has just doubled its capacity. (Heaps
         // from 2^20 on are answered only from a period, so 2^19 + 1 is the last such size.)
@@ -643,6 +649,40 @@ fn cases(quick: bool) -> Vec<Case> {
         case
     })
     .collect()
+}
+
+/// The notes' Nim task on their largest input (200,000 heaps up to 10^18, 2,000 with
+/// `--quick`), written to a file that both read: `let h = read(...)` then `statement`, against
+/// [`baselines::notes_nim`].
+fn notes_nim(name: &str, statement: &str, quick: bool) -> Case {
+    let count = if quick { 2000 } else { 200_000 };
+    let path = std::env::temp_dir().join(format!("grundy-bench-heaps-{count}.txt"));
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let heaps: Vec<String> = (0..count)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 4) % (10u64.pow(18) + 1)).to_string()
+        })
+        .collect();
+    std::fs::write(&path, format!("{count}\n{}\n", heaps.join(" "))).expect("a temporary file");
+    Case {
+        name: format!("{name}, {count} heaps"),
+        source: format!(
+            "let h = read({:?})\n{statement}",
+            path.display().to_string()
+        ),
+        reps: 5,
+        walker: false,
+        heaps: None,
+        against: Against::Rust(Box::new(move || {
+            (
+                best_of(5, || baselines::notes_nim(&path)),
+                "hand-written Rust: read, xor, first heap the xor lowers".into(),
+            )
+        })),
+    }
 }
 
 /// Parallel sweeps: the same source on every core (the default) against one thread

@@ -9,9 +9,9 @@ use super::read::{self, ReadLimits};
 use super::value::{PositionValue, Shape, Value};
 use crate::builtins::{Builtin, Function};
 use crate::error::Error;
-use crate::game::{mex, Limits, Move};
+use crate::game::{mex, Limits, Move, Wanted};
 use crate::span::Span;
-use crate::syntax::ast::Expr;
+use crate::syntax::ast::{Expr, ExprKind};
 
 /// Calls `builtin` on `args`; `callee` is the span of its name, `span` of the whole call.
 pub fn call<'a>(
@@ -68,8 +68,12 @@ pub fn call<'a>(
             Function::Outcome => engine
                 .gvalue(&p.position)
                 .map(|v| Value::str(v.outcome().letter())),
-            Function::Options => engine.moves(&p.position).map(|m| results(&p, m)),
-            _ => engine.wins(&p.position).map(|m| results(&p, m)),
+            Function::Options => engine
+                .all_moves(&p.position, Wanted::Every)
+                .map(|m| results(&p, m)),
+            _ => engine
+                .all_moves(&p.position, Wanted::Winning)
+                .map(|m| results(&p, m)),
         };
         return result.map_err(|e| solve_error(e, span));
     }
@@ -108,6 +112,9 @@ pub fn call<'a>(
 }
 
 fn len<'a>(eval: &mut Eval<'_, 'a>, builtin: &Builtin, arg: &'a Expr) -> Result<Value, Error> {
+    if let Some(count) = counted_moves(eval, arg)? {
+        return Ok(count);
+    }
     let value = eval.eval(arg)?;
     let len = match &value {
         Value::List(items) => items.len() as i64,
@@ -184,28 +191,59 @@ fn state(p: &PositionValue) -> Value {
             .iter()
             .any(|g| g.id == part.game && matches!(g.shape, Shape::Heaps | Shape::Nodes(_)))
     };
-    let parts = &p.position.parts;
-    if parts.iter().all(heap_like) {
-        Value::list(parts.iter().flat_map(part_state).collect())
-    } else if let [part] = parts.as_slice() {
-        Value::list(part_state(part))
+    let position = &p.position;
+    if position.parts().all(heap_like) {
+        Value::list(position.parts().flat_map(part_state).collect())
+    } else if position.len() == 1 {
+        Value::list(part_state(position.part(0)))
     } else {
         Value::list(
-            parts
-                .iter()
+            position
+                .parts()
                 .map(|part| Value::list(part_state(part)))
                 .collect(),
         )
     }
 }
 
+/// `len(wins(p))` and `len(options(p))`, counted without building the list (exact where the
+/// list could never be built: huge heaps, long sums); `None` for any other argument.
+fn counted_moves<'a>(eval: &mut Eval<'_, 'a>, arg: &'a Expr) -> Result<Option<Value>, Error> {
+    let ExprKind::Call { callee, args } = &arg.kind else {
+        return Ok(None);
+    };
+    let ExprKind::Var(name) = &callee.kind else {
+        return Ok(None);
+    };
+    let wanted = match name.as_str() {
+        "wins" => Wanted::Winning,
+        "options" => Wanted::Every,
+        _ => return Ok(None),
+    };
+    let [position] = &args[..] else {
+        return Ok(None);
+    };
+    if eval.lookup(name).is_some() {
+        return Ok(None);
+    }
+    let p = eval.position(position)?;
+    let count = eval
+        .engine(callee.span)?
+        .count_moves(&p.position, wanted)
+        .map_err(|e| solve_error(e, arg.span))?;
+    let count = i64::try_from(count)
+        .map_err(|_| Error::overflow(format!("len({name}(...)) = {count}"), arg.span))?;
+    Ok(Some(Value::Int(count)))
+}
+
 fn results(p: &PositionValue, moves: Vec<Move>) -> Value {
+    let from = p.position.flattened();
     Value::list(
         moves
             .into_iter()
             .map(|m| {
                 Value::Position(Arc::new(PositionValue {
-                    position: m.result(&p.position),
+                    position: m.result(&from),
                     games: p.games.clone(),
                 }))
             })

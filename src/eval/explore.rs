@@ -109,8 +109,9 @@ impl Interpreter {
         let mut next = 0;
         while next < nodes.len() {
             let moves = self.engine.moves(&nodes[next]).map_err(fail)?;
+            let from = nodes[next].flattened();
             for m in moves {
-                let result = m.result(&nodes[next]);
+                let result = m.result(&from);
                 let to = match index.get(&result) {
                     Some(&i) => i,
                     None => {

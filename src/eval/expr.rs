@@ -72,6 +72,27 @@ pub fn solve_error(error: SolveError, span: Span) -> Error {
             span,
         },
         SolveError::TooManyOptions => Error::TooManyOptions { span },
+        SolveError::TooManyMoves {
+            count,
+            limit,
+            winning,
+        } => {
+            let (list, shown) = if winning {
+                ("wins", "`win p` shows the first ones")
+            } else {
+                ("options", "`moves p` shows the first ones")
+            };
+            Error::TooManyMoves {
+                what: format!("the list of {list}"),
+                count: count.to_string(),
+                limit,
+                help: format!(
+                    "`len({list}(p))` counts them without listing; {shown}; or raise the limit \
+                     with `--max-states N` (`:limit N` at the prompt)"
+                ),
+                span,
+            }
+        }
         SolveError::LoopySplit(position) => Error::LoopySplit { position, span },
         SolveError::Infinite => Error::InfiniteValue { span },
         SolveError::Interrupted => Error::Interrupted,
@@ -227,7 +248,7 @@ impl<'h, 'a> Eval<'h, 'a> {
             UnaryOp::Misere => {
                 let p = self.position(operand)?;
                 Ok(Value::Position(Arc::new(PositionValue {
-                    position: Position::new(p.position.parts.clone(), true),
+                    position: p.position.with_misere(true),
                     games: p.games.clone(),
                 })))
             }
@@ -505,9 +526,13 @@ impl<'h, 'a> Eval<'h, 'a> {
         }
         let engine = self.engine(span)?;
         let parts: Vec<Part> = match game.shape {
+            // One counter is its own canonical form.
             Shape::Heaps | Shape::Nodes(_) => numbers
                 .iter()
-                .map(|&(n, _)| engine.part(game.id, vec![n]))
+                .map(|&(n, _)| Part {
+                    game: game.id,
+                    state: Box::new([n]),
+                })
                 .collect(),
             Shape::Tuple(_) | Shape::List => {
                 vec![engine.part(game.id, numbers.iter().map(|&(n, _)| n).collect())]

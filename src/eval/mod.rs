@@ -21,17 +21,33 @@ use self::rules::RuleGame;
 use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
 use crate::error::{Error, Origin};
 use crate::game::graph::Graph;
-use crate::game::loopy::Outcome;
+use crate::game::loopy::{GValue, Outcome};
 use crate::game::octal::Octal;
 use crate::game::subtraction::Subtraction;
-use crate::game::{Engine, Game, Limits, Part};
+use crate::game::{Engine, Game, Limits, Part, Wanted};
 use crate::span::Span;
 use crate::syntax::ast::{
     BinaryOp, Binder, Expr, ExprKind, GameDecl, GameDef, Query, Stmt, StmtKind,
 };
 
-/// `win` lists at most this many moves, then how many more there are.
+/// `win` and `moves` list at most this many moves, then how many more there are.
 const MOST_MOVES_SHOWN: usize = 50;
+
+/// After the first moves of `win` or `moves`: how many were left out, and how to see them
+/// (`list` is `wins` or `options`, `written` the position as the program wrote it).
+fn left_out(count: u128, shown: usize, limit: usize, list: &str, written: &str) -> String {
+    let more = count - shown as u128;
+    if more == 0 {
+        String::new()
+    } else if count <= limit as u128 {
+        format!("\n  ... and {more} more: `{list}({written})[{shown}..]` lists them")
+    } else {
+        format!(
+            "\n  ... and {more} more, past the list limit of {limit}: \
+             `len({list}({written}))` counts them"
+        )
+    }
+}
 
 /// The global names of a session and their values.
 pub type Globals = FxHashMap<String, Value>;
@@ -173,7 +189,7 @@ impl Interpreter {
                 return Ok(());
             }
             StmtKind::Game(decl) => return self.declare(decl, origin),
-            StmtKind::Query { query, target } => self.query(*query, target)?,
+            StmtKind::Query { query, target } => self.query(*query, target, origin)?,
             StmtKind::Sequence { game, range } => self.sequence(game, range)?,
             StmtKind::Table { game, rows, cols } => self.table(game, rows, cols, false)?,
             StmtKind::Ppos { game, rows, cols } => self.table(game, rows, cols, true)?,
@@ -352,9 +368,13 @@ impl Interpreter {
         Ok(Subtraction::new(display, finite, open_from))
     }
 
-    fn query(&mut self, query: Query, target: &Expr) -> Result<String, Error> {
+    fn query(&mut self, query: Query, target: &Expr, origin: &Origin) -> Result<String, Error> {
         let p = Eval::new(self).position(target)?;
         let span = target.span;
+        let written = origin
+            .text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("p");
         let engine = &mut self.engine;
         let fail = |e| solve_error(e, span);
         Ok(match query {
@@ -369,29 +389,41 @@ impl Interpreter {
                 .letter()
                 .to_string(),
             Query::Moves => {
-                let moves = engine.moves(&p.position).map_err(fail)?;
-                let mut values: Vec<u64> = moves.iter().filter_map(|m| m.value.finite()).collect();
+                let moves = engine
+                    .first_moves(&p.position, Wanted::Every, MOST_MOVES_SHOWN)
+                    .map_err(fail)?;
                 let rows: Vec<(String, String)> = moves
+                    .first
                     .iter()
                     .map(|m| {
                         let shown = m.shown_to();
-                        let (before, after) = p.position.parts.split_at(m.part);
-                        let parts = before.iter().chain(&shown).chain(&after[1..]);
+                        let parts = m.parts_with(&p.position, &shown);
                         (show(&p, parts), m.value.to_string())
                     })
                     .collect();
-                let mex = crate::game::mex(&mut values);
+                // The value of a position is the mex of its options' values (of their finite
+                // values, for an infinite one): no need to visit every option.
+                let mex = match engine.gvalue(&p.position).map_err(fail)? {
+                    _ if moves.count == 0 => 0,
+                    GValue::Finite(v) => v,
+                    GValue::Infinite(mut finite) => crate::game::mex(&mut finite),
+                };
                 let convention = if p.position.misere { "misère " } else { "" };
+                let count = moves.count;
                 let head = format!(
-                    "{p}: {} option{}, {convention}mex {mex}",
-                    rows.len(),
-                    if rows.len() == 1 { "" } else { "s" }
+                    "{p}: {count} option{}, {convention}mex {mex}",
+                    if count == 1 { "" } else { "s" }
                 );
-                format!("{head}{}", aligned(&rows))
+                let limit = engine.limits.max_states;
+                let more = left_out(count, rows.len(), limit, "options", written);
+                format!("{head}{}{more}", aligned(&rows))
             }
             Query::Win => {
-                let wins = engine.wins(&p.position).map_err(fail)?;
-                if wins.is_empty() {
+                let limit = engine.limits.max_states;
+                let wins = engine
+                    .first_moves(&p.position, Wanted::Winning, MOST_MOVES_SHOWN)
+                    .map_err(fail)?;
+                if wins.count == 0 {
                     match engine.gvalue(&p.position).map_err(fail)?.outcome() {
                         Outcome::D => {
                             format!("{p} is a draw: no move wins, and best play never ends")
@@ -400,10 +432,10 @@ impl Interpreter {
                     }
                 } else {
                     let rows: Vec<(String, String)> = wins
+                        .first
                         .iter()
-                        .take(MOST_MOVES_SHOWN)
                         .map(|m| {
-                            let part = &p.position.parts[m.part];
+                            let part = p.position.part(m.part);
                             (
                                 format!(
                                     "component {}: {} -> {}",
@@ -415,16 +447,12 @@ impl Interpreter {
                             )
                         })
                         .collect();
-                    let count = wins.len();
-                    let more = if count > rows.len() {
-                        format!("\n  ... and {} more", count - rows.len())
-                    } else {
-                        String::new()
-                    };
+                    let count = wins.count;
                     format!(
-                        "{p} is an N-position: {count} winning move{}{}{more}",
+                        "{p} is an N-position: {count} winning move{}{}{}",
                         if count == 1 { "" } else { "s" },
-                        aligned(&rows)
+                        aligned(&rows),
+                        left_out(count, rows.len(), limit, "wins", written)
                     )
                 }
             }
@@ -754,11 +782,7 @@ fn check_case<'a>(
 
 /// Says so when a position belongs to a loopy game, whose values are generalized ones.
 fn loopy_note(engine: &Engine, p: &PositionValue) -> &'static str {
-    if p.position
-        .parts
-        .iter()
-        .any(|part| engine.is_loopy(part.game))
-    {
+    if p.position.parts().any(|part| engine.is_loopy(part.game)) {
         " (loopy game: generalized Grundy value)"
     } else {
         ""

@@ -149,6 +149,23 @@ impl PositionValue {
 
     /// Components of the same heap or graph game are shown together: `nim[3, 4, 5]`.
     pub fn show_parts<'p>(&self, parts: impl IntoIterator<Item = &'p crate::game::Part>) -> String {
+        let parts = parts.into_iter();
+        // A long sum of one heap or graph game: the first components and the count, without
+        // visiting the others.
+        if let ([game], (count, Some(exact))) = (&self.games[..], parts.size_hint()) {
+            let together = matches!(game.shape, Shape::Heaps | Shape::Nodes(_));
+            if together && count == exact && count > LONGEST_SHOWN {
+                let states: Vec<String> = parts
+                    .take(LONGEST_SHOWN - 2)
+                    .map(|part| show_state(&game.shape, &part.state))
+                    .collect();
+                return format!(
+                    "{}[{}, ... ({count} in all)]",
+                    game.display,
+                    states.join(", ")
+                );
+            }
+        }
         let mut groups: Vec<(GameId, Vec<String>, usize)> = Vec::new();
         for part in parts {
             let game = self.game(part.game);
@@ -209,7 +226,7 @@ impl fmt::Display for PositionValue {
         if self.position.misere {
             write!(f, "misere ")?;
         }
-        write!(f, "{}", self.show_parts(&self.position.parts))
+        write!(f, "{}", self.show_parts(self.position.parts()))
     }
 }
 

@@ -6,14 +6,17 @@ pub mod graph;
 pub mod heap;
 pub mod lines;
 pub mod loopy;
+pub mod moves;
 pub mod octal;
 pub mod pattern;
 pub mod period;
 pub mod position;
 pub mod solver;
+pub mod splits;
 pub mod subtraction;
 pub mod sweep;
 
+pub use moves::{MoveList, Wanted};
 pub use position::{Engine, GameId, Move, Part, Position};
 pub use solver::Solver;
 
@@ -64,6 +67,13 @@ pub trait Game: Send + Sync {
     fn structure(&self) -> period::Structure {
         period::Structure::Unknown
     }
+
+    /// Whether the options are exactly those that [`Game::structure`] describes, not only
+    /// options of the same values (an octal game declared by its code): the options of large
+    /// heaps are then found from it.
+    fn options_follow_structure(&self) -> bool {
+        false
+    }
 }
 
 /// Why a solver stopped without a value.
@@ -87,6 +97,12 @@ pub enum SolveError {
     },
     /// A position with more options than can be listed (a huge heap).
     TooManyOptions,
+    /// A list of moves (winning ones, or every one) longer than the list limit.
+    TooManyMoves {
+        count: u128,
+        limit: usize,
+        winning: bool,
+    },
     /// A loopy game whose moves split heaps: its generalized values are not computed.
     LoopySplit(String),
     /// The value asked for is infinite (a loopy game); its outcome can still be asked.

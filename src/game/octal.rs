@@ -105,6 +105,10 @@ impl Game for Octal {
         }
     }
 
+    fn options_follow_structure(&self) -> bool {
+        true
+    }
+
     fn describe(&self, state: &[i64]) -> String {
         format!("{}[{}]", self.name, state[0])
     }

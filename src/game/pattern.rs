@@ -2,6 +2,7 @@
 //! theorem where one applies, and used to answer huge heaps.
 
 use super::period::{self, Period, Structure};
+use super::splits::Periodic;
 use super::{Engine, GameId, Part, SolveError};
 
 /// Heaps from this size on are answered from a closed form or a proved period, never by
@@ -128,63 +129,20 @@ impl Engine {
         self.solvers[part.game].game().heap_like() && part.state[0] >= HUGE
     }
 
-    /// The options of a huge heap whose value is `target`: the one heap of a closed form, the
-    /// moves of a finite subtraction set, or for an octal game one split per residue of the
-    /// period (every other winning split is equivalent to one of these by periodicity).
-    pub(super) fn huge_options_with_value(
-        &mut self,
-        part: &Part,
-        target: u64,
-    ) -> Result<Vec<Vec<Part>>, SolveError> {
-        let game = part.game;
-        let n = part.state[0];
-        let heap = |h: i64| Part {
-            game,
-            state: Box::new([h]),
+    /// The values of a heap game as a proved period repeats them, when a theorem proves one
+    /// (`None` for a closed form, or when no period is proved).
+    pub(super) fn proved_period(&mut self, game: GameId) -> Result<Option<Periodic>, SolveError> {
+        let pattern = self.pattern(game)?;
+        let (Some(period), Some(_)) = (pattern.analysis.period, pattern.analysis.proof) else {
+            return Ok(None);
         };
-        let mut found = Vec::new();
-        match self.structure(game).clone() {
-            Structure::Nim => {
-                if (target as i64) < n {
-                    found.push(vec![heap(target as i64)]);
-                }
-            }
-            Structure::Subtraction { .. } => {
-                for option in self.part_options(part)? {
-                    if self.huge_value(game, option[0].state[0])? == target {
-                        found.push(option);
-                    }
-                }
-            }
-            Structure::Octal { digits } => {
-                let window = match self.pattern(game)?.analysis.period {
-                    Some(p) => (p.preperiod + 2 * p.period) as i64,
-                    None => 0,
-                };
-                for (j, &d) in digits.iter().enumerate() {
-                    let rest = n - j as i64;
-                    if j > 0 && d & 2 != 0 && self.huge_value(game, rest)? == target {
-                        found.push(vec![heap(rest)]);
-                    }
-                    if d & 4 != 0 {
-                        for a in 1..=window.min(rest / 2) {
-                            let value =
-                                self.huge_value(game, a)? ^ self.huge_value(game, rest - a)?;
-                            if value == target {
-                                found.push(vec![heap(a), heap(rest - a)]);
-                            }
-                        }
-                    }
-                }
-            }
-            Structure::Unknown => {
-                return Err(SolveError::Unknown {
-                    heap: n,
-                    known: self.pattern(game)?.analysis.looked,
-                    searched: None,
-                })
-            }
+        if period.saltus != 0 {
+            return Ok(None);
         }
-        Ok(found)
+        Ok(Some(Periodic::new(
+            pattern.values.clone(),
+            period.preperiod as u64,
+            period.period as u64,
+        )))
     }
 }

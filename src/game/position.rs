@@ -1,10 +1,12 @@
 //! Positions (sums of components, possibly misère) and the engine that values them.
 
+use std::iter::Chain;
+use std::slice::Iter;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::loopy::{self, GValue, Outcome};
+use super::loopy::{self, GValue};
 use super::pattern::{Pattern, HUGE};
 use super::period::Structure;
 use super::{budget, mex, Game, Limits, SolveError, Solver};
@@ -21,11 +23,20 @@ pub struct Part {
 
 /// A disjunctive sum of components, in the order they were written, under normal or misère
 /// play. Positions are equal when their components are equal as multisets.
+///
+/// The components are shared: the position a move leaves holds those of the position it was
+/// played from (one `Arc`) and the components the move changed, so a move in a sum of n
+/// components costs O(1) memory, not a copy of n (see [`Position::replaced`]).
 #[derive(Clone, Debug)]
 pub struct Position {
-    pub parts: Vec<Part>,
+    base: Arc<Vec<Part>>,
+    /// Component `.0` of `base` replaced by the components `.1`: the result of a move.
+    replaced: Option<(usize, Arc<[Part]>)>,
     pub misere: bool,
 }
+
+/// The components of a position, in order.
+pub type Parts<'p> = Chain<Chain<Iter<'p, Part>, Iter<'p, Part>>, Iter<'p, Part>>;
 
 impl PartialEq for Position {
     fn eq(&self, other: &Position) -> bool {
@@ -44,29 +55,96 @@ impl std::hash::Hash for Position {
 
 impl Position {
     pub fn new(parts: Vec<Part>, misere: bool) -> Position {
-        Position { parts, misere }
+        Position {
+            base: Arc::new(parts),
+            replaced: None,
+            misere,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match &self.replaced {
+            Some((_, with)) => self.base.len() - 1 + with.len(),
+            None => self.base.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Component `i` (below [`Position::len`]).
+    pub fn part(&self, i: usize) -> &Part {
+        match &self.replaced {
+            Some((at, _)) if i < *at => &self.base[i],
+            Some((at, with)) if i < at + with.len() => &with[i - at],
+            Some((_, with)) => &self.base[i + 1 - with.len()],
+            None => &self.base[i],
+        }
+    }
+
+    pub fn parts(&self) -> Parts<'_> {
+        match &self.replaced {
+            Some((at, with)) => self.base[..*at]
+                .iter()
+                .chain(with.iter())
+                .chain(self.base[at + 1..].iter()),
+            None => self.base.iter().chain([].iter()).chain([].iter()),
+        }
+    }
+
+    pub fn to_vec(&self) -> Vec<Part> {
+        self.parts().cloned().collect()
     }
 
     pub fn sorted_parts(&self) -> Vec<&Part> {
-        let mut parts: Vec<&Part> = self.parts.iter().collect();
+        let mut parts: Vec<&Part> = self.parts().collect();
         parts.sort();
         parts
     }
 
+    /// The same components under misère play (`true`) or normal play.
+    pub fn with_misere(&self, misere: bool) -> Position {
+        Position {
+            misere,
+            ..self.clone()
+        }
+    }
+
     /// The sum of two positions; the result is misère if either is.
     pub fn sum(&self, other: &Position) -> Position {
-        let mut parts = self.parts.clone();
-        parts.extend(other.parts.iter().cloned());
+        let mut parts = self.to_vec();
+        parts.extend(other.parts().cloned());
         Position::new(parts, self.misere || other.misere)
+    }
+
+    /// This position with its components in one shared block (a copy only when it is itself a
+    /// move's result), so that [`Position::replaced`] on it costs O(1).
+    pub fn flattened(&self) -> Position {
+        match self.replaced {
+            Some(_) => Position::new(self.to_vec(), self.misere),
+            None => self.clone(),
+        }
+    }
+
+    /// The position with component `i` replaced by the components `to`, in its place: it
+    /// shares this position's components, unless this position is itself a move's result
+    /// (then they are copied once; call [`Position::flattened`] first to build many).
+    pub fn replaced(&self, i: usize, to: &[Part]) -> Position {
+        let flat = self.flattened();
+        Position {
+            replaced: Some((i, to.into())),
+            ..flat
+        }
     }
 }
 
 /// Options of a component, each with the state it leaves as the rules give it, if different.
-type PlayedOptions = Vec<(Vec<Part>, Option<Box<[i64]>>)>;
+pub(super) type PlayedOptions = Vec<(Vec<Part>, Option<Box<[i64]>>)>;
 
 /// The most options listed for a heap beyond the tables (a subtraction game with a larger
 /// set has too many to list).
-const MOST_OPTIONS_OF_A_HUGE_HEAP: usize = 1 << 16;
+pub(super) const MOST_OPTIONS_OF_A_HUGE_HEAP: usize = 1 << 16;
 
 /// A move in a sum: component `part` (an index into the position's parts) is replaced by the
 /// components `to`.
@@ -83,9 +161,10 @@ pub struct Move {
 }
 
 impl Move {
-    /// The position the move leaves (built on demand: a sum may have many components).
+    /// The position the move leaves, sharing the components of `position` (see
+    /// [`Position::replaced`]).
     pub fn result(&self, position: &Position) -> Position {
-        replace_part(position, self.part, &self.to)
+        position.replaced(self.part, &self.to)
     }
 
     /// The component the move leaves, as the rules give it (see [`Move::as_played`]).
@@ -101,8 +180,17 @@ impl Move {
 
     /// The components of the position the move leaves, without building it.
     pub fn result_parts<'p>(&'p self, position: &'p Position) -> impl Iterator<Item = &'p Part> {
-        let (before, after) = position.parts.split_at(self.part);
-        before.iter().chain(&self.to).chain(&after[1..])
+        self.parts_with(position, &self.to)
+    }
+
+    /// The components of `position` with the moved one replaced by `to`.
+    pub fn parts_with<'p>(
+        &self,
+        position: &'p Position,
+        to: &'p [Part],
+    ) -> impl Iterator<Item = &'p Part> {
+        let after = position.parts().skip(self.part + 1);
+        position.parts().take(self.part).chain(to).chain(after)
     }
 }
 
@@ -171,6 +259,9 @@ impl Engine {
         let n = part.state[0];
         let solver = &self.solvers[part.game];
         if solver.game().heap_like() && n > 4096 {
+            if self.structures[part.game] == Structure::Nim {
+                return Ok(n as u64);
+            }
             let theorem = *self.structure(part.game) != Structure::Unknown;
             if theorem || (n >= HUGE && solver.has_heap_sequence()) {
                 match self.huge_value(part.game, n) {
@@ -212,13 +303,23 @@ impl Engine {
     /// [`GValue::sum`]), or for misère play the misère Grundy value of the whole sum.
     pub fn gvalue(&mut self, position: &Position) -> Result<GValue, SolveError> {
         if position.misere {
-            return self.misere_value(&position.parts).map(GValue::Finite);
+            return self.misere_value(&position.to_vec()).map(GValue::Finite);
         }
-        let mut total = GValue::Finite(0);
-        for part in &position.parts {
-            total = total.sum(&self.part_gvalue(part)?);
+        let mut finite = 0;
+        let mut infinite = None;
+        for part in position.parts() {
+            match self.part_gvalue(part)? {
+                GValue::Finite(v) => finite ^= v,
+                value => {
+                    let total: GValue = infinite.unwrap_or(GValue::Finite(0));
+                    infinite = Some(total.sum(&value));
+                }
+            }
         }
-        Ok(total)
+        Ok(match infinite {
+            Some(total) => total.sum(&GValue::Finite(finite)),
+            None => GValue::Finite(finite),
+        })
     }
 
     /// The Grundy value of a position: the XOR of its components, or for misère play the
@@ -262,7 +363,7 @@ impl Engine {
 
     /// [`Engine::part_options`], each with the state it leaves as the rules give it, when the
     /// game puts states in a canonical form that differs from it.
-    fn part_options_as_played(&self, part: &Part) -> Result<PlayedOptions, SolveError> {
+    pub(super) fn part_options_as_played(&self, part: &Part) -> Result<PlayedOptions, SolveError> {
         let options = self.part_options(part)?;
         let game = self.game(part.game);
         if game.heap_like() || self.is_huge(part) {
@@ -281,90 +382,6 @@ impl Engine {
                 (to, differs.then_some(state))
             })
             .collect())
-    }
-
-    /// Every move of a position, with the value of the position it leaves: one per component
-    /// and option, so moves in two equal heaps are both listed.
-    pub fn moves(&mut self, position: &Position) -> Result<Vec<Move>, SolveError> {
-        let mut moves = Vec::new();
-        for (i, part) in position.parts.iter().enumerate() {
-            for (to, as_played) in self.part_options_as_played(part)? {
-                let result = replace_part(position, i, &to);
-                let value = self.gvalue(&result)?;
-                moves.push(Move {
-                    part: i,
-                    to,
-                    value,
-                    as_played,
-                });
-            }
-        }
-        Ok(moves)
-    }
-
-    /// The moves that leave a P-position. In a loopy sum with one infinite component, only that
-    /// component can move to a P-position; with two, the sum is a draw.
-    pub fn wins(&mut self, position: &Position) -> Result<Vec<Move>, SolveError> {
-        if position.misere {
-            return Ok(self
-                .moves(position)?
-                .into_iter()
-                .filter(|m| m.value == GValue::Finite(0))
-                .collect());
-        }
-        let mut values = Vec::with_capacity(position.parts.len());
-        let mut total = GValue::Finite(0);
-        for part in &position.parts {
-            let value = self.part_gvalue(part)?;
-            total = total.sum(&value);
-            values.push(value);
-        }
-        if total.outcome() != Outcome::N {
-            return Ok(Vec::new());
-        }
-        let infinite: Vec<usize> = (0..values.len())
-            .filter(|&i| values[i].finite().is_none())
-            .collect();
-        let rest = |skip: usize| {
-            values
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i != skip)
-                .fold(0, |acc, (_, v)| acc ^ v.finite().unwrap_or(0))
-        };
-        let targets: Vec<(usize, u64)> = match infinite.as_slice() {
-            [] => (0..values.len()).map(|i| (i, rest(i))).collect(),
-            [i] => vec![(*i, rest(*i))],
-            _ => Vec::new(),
-        };
-        let mut wins = Vec::new();
-        for (i, target) in targets {
-            let part = &position.parts[i];
-            if values[i] == GValue::Finite(target) {
-                continue;
-            }
-            let options = if self.is_huge(part) || *self.structure(part.game) == Structure::Nim {
-                let options = self.huge_options_with_value(part, target)?;
-                options.into_iter().map(|to| (to, None)).collect()
-            } else {
-                self.part_options_as_played(part)?
-            };
-            for (to, as_played) in options {
-                let mut value = GValue::Finite(0);
-                for p in &to {
-                    value = value.sum(&self.part_gvalue(p)?);
-                }
-                if value == GValue::Finite(target) {
-                    wins.push(Move {
-                        part: i,
-                        to,
-                        value: GValue::Finite(0),
-                        as_played,
-                    });
-                }
-            }
-        }
-        Ok(wins)
     }
 
     /// Components that can never move (a heap of 0 with no options, say) are dropped from misère
@@ -511,13 +528,4 @@ fn parts_bytes(parts: &Vec<Part>) -> usize {
 /// The bytes a misère frame holds beyond its place on the stack: its key and its options.
 fn misere_frame_bytes(key: &Vec<Part>, options: &Vec<Vec<Part>>) -> usize {
     parts_bytes(key) + budget::vector(options, 0) + options.iter().map(parts_bytes).sum::<usize>()
-}
-
-/// The position with component `i` replaced by the components `to`, in its place.
-fn replace_part(position: &Position, i: usize, to: &[Part]) -> Position {
-    let mut parts = Vec::with_capacity(position.parts.len() + to.len());
-    parts.extend_from_slice(&position.parts[..i]);
-    parts.extend_from_slice(to);
-    parts.extend_from_slice(&position.parts[i + 1..]);
-    Position::new(parts, position.misere)
 }
