@@ -288,7 +288,8 @@ impl Engine {
                 None if huge => return self.huge_value(part.game, n).map(|_| None),
                 None => None,
             },
-            Structure::Unknown if huge => return self.huge_value(part.game, n).map(|_| None),
+            // Valued by the solver (a game of sparse reach) or refused with the reason.
+            Structure::Unknown if huge => self.part_value(part).map(|_| None)?,
             _ => None,
         })
     }

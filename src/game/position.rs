@@ -334,7 +334,9 @@ impl Engine {
             self.structure(part.game),
             Structure::Subtraction { largest } if *largest <= MOST_OPTIONS_OF_A_HUGE_HEAP
         );
-        if self.is_huge(part) && !few_options {
+        // A huge heap that the solver valued (a game of sparse reach) has few options.
+        let valued = || self.solvers[part.game].known(&part.state).is_some();
+        if self.is_huge(part) && !few_options && !valued() {
             return Err(SolveError::TooManyOptions);
         }
         let solver = &self.solvers[part.game];
