@@ -165,9 +165,14 @@ impl Engine {
 
     /// The Grundy value of one component under normal play.
     pub fn part_value(&mut self, part: &Part) -> Result<u64, SolveError> {
-        if self.solvers[part.game].game().heap_like()
-            && part.state[0] > 4096
-            && *self.structure(part.game) != Structure::Unknown
+        // A heap below [`HUGE`] is read from a pattern already found, or for a game that splits
+        // every heap in all ways, from the arithmetic test (its table is slow to fill); other
+        // heap sequences certify their own periods as they grow.
+        let (game, n) = (part.game, part.state[0]);
+        if self.solvers[game].game().heap_like()
+            && n > 4096
+            && (self.patterns.contains_key(&game)
+                || matches!(self.structure(game), Structure::TakeAnyOrSplit { .. }))
         {
             match self.huge_value(part.game, part.state[0]) {
                 Err(SolveError::Unknown { .. }) if part.state[0] < HUGE => {}

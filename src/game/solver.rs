@@ -151,6 +151,12 @@ impl Solver {
         &self.game
     }
 
+    /// For a game computed as a heap sequence, the period `(n0, p)` its theorem certified, if
+    /// any (see [`HeapSequence::period`]).
+    pub fn certified_period(&self) -> Option<(usize, usize)> {
+        self.heap.as_ref()?.period()
+    }
+
     /// How many states have a stored value.
     pub fn stored(&self) -> usize {
         self.stored
