@@ -242,12 +242,14 @@ impl Engine {
             return Err(SolveError::Unknown {
                 heap: n,
                 known: self.solvers[game].stored(),
+                searched: None,
             });
         }
         let pattern = self.pattern(game)?;
         pattern.value(n).ok_or(SolveError::Unknown {
             heap: n,
             known: pattern.analysis.looked,
+            searched: None,
         })
     }
 
@@ -309,6 +311,7 @@ impl Engine {
                 return Err(SolveError::Unknown {
                     heap: n,
                     known: self.pattern(game)?.analysis.looked,
+                    searched: None,
                 })
             }
         }
