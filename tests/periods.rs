@@ -157,6 +157,92 @@ fn lasker_is_proved_with_its_saltus() {
     }
 }
 
+/// The least period with a saltus that holds over the whole second half of the prefix, with
+/// its saltus and the least preperiod from which it holds to the end of the prefix.
+fn least_arithmetic_period(g: &[u64]) -> Option<(usize, usize, u64)> {
+    let len = g.len();
+    let step = |n: usize, p: usize| g[n + p] as i64 - g[n] as i64;
+    let p = (1..=len / 4).find(|&p| (len / 2..len - p).all(|n| step(n, p) == step(len / 2, p)))?;
+    let saltus = step(len / 2, p);
+    let mut n0 = len / 2;
+    while n0 > 0 && step(n0 - 1, p) == saltus {
+        n0 -= 1;
+    }
+    Some((n0, p, saltus as u64))
+}
+
+/// Games that take any number or split, after taking 0 (equal parts or not), 1, 2 or 3,
+/// written as rules: each proved period is the least one a brute force finds.
+#[test]
+fn games_that_take_any_or_split_are_proved_only_where_true() {
+    let forms = [
+        (
+            0,
+            false,
+            "for a in 1..=n / 2 { n = [a, n - a] }".to_string(),
+        ),
+        (
+            0,
+            true,
+            "for a in 1..n if a < n - a { n = [a, n - a] }".to_string(),
+        ),
+    ];
+    let takes = (1..=3).map(|t| {
+        let rule =
+            format!("for t in {t}..=min({t}, n), a in 1..=(n - t) / 2 {{ n = [a, n - t - a] }}");
+        (t, false, rule)
+    });
+    let forms: Vec<(usize, bool, String)> = forms.into_iter().chain(takes).collect();
+    let mut proved = 0;
+    for mask in 1..(1u32 << forms.len()) {
+        let chosen: Vec<&(usize, bool, String)> = (0..forms.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| &forms[i])
+            .collect();
+        let rules: Vec<&str> = chosen.iter().map(|(_, _, rule)| rule.as_str()).collect();
+        let source = format!(
+            "game g on n {{\n  for k in 1..=n {{ n -= k }}\n  {}\n}}\nperiod g",
+            rules.join("\n  ")
+        );
+        let out = run(&source);
+        if !out.contains(", proved:") {
+            continue;
+        }
+        proved += 1;
+        let len = 800;
+        let mut g: Vec<u64> = Vec::with_capacity(len);
+        for n in 0..len {
+            let mut seen = vec![false; 4 * len];
+            for m in 0..n {
+                seen[g[m] as usize] = true;
+            }
+            for &&(t, unequal, _) in &chosen {
+                let Some(rest) = n.checked_sub(t) else {
+                    continue;
+                };
+                for a in 1..rest {
+                    if a <= rest - a && !(unequal && 2 * a == rest) {
+                        seen[(g[a] ^ g[rest - a]) as usize] = true;
+                    }
+                }
+            }
+            g.push(mex(&seen));
+        }
+        let (n0, p) = reported(&out).unwrap();
+        let saltus = out
+            .split("saltus ")
+            .nth(1)
+            .and_then(|rest| rest.split(',').next())
+            .map_or(0, |s| s.trim().parse().unwrap_or_else(|_| panic!("{out}")));
+        assert_eq!(
+            least_arithmetic_period(&g),
+            Some((n0, p, saltus)),
+            "{source}\n{out}"
+        );
+    }
+    assert!(proved >= 2, "{proved}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 

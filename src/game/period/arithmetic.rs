@@ -11,10 +11,12 @@
 //! 1. the heaps below `n0` have the values `0..n0`, and the heaps `n0..n0 + p` the values
 //!    `n0..n0 + p` (in some order);
 //! 2. `G(m + p) = G(m) + s` for `n0 <= m < N`;
-//! 3. *no split matches a heap's low bits*: for every residue `r` of `n - n0` mod `p`, every
-//!    split and every way its two parts can lie (a part `a < n0` with the other part's residue,
-//!    or two residues), `l(G(a)) ^ l(G(b)) != l(G(n))`, the low bits being those the periodic
-//!    values have;
+//! 3. *no split reaches a heap's value*: with `D` the largest `G(x) - x` over the heaps
+//!    `1..n0 + p` and `d` the least over `n0..n0 + p`, every split whose take is at most
+//!    `2D - d` matches no heap's low bits: for every residue `r` of `n - n0` mod `p` and every
+//!    way its two parts can lie (a part `a < n0` with the other part's residue, or two
+//!    residues), `l(G(a)) ^ l(G(b)) != l(G(n))`, the low bits being those the periodic values
+//!    have;
 //! 4. *every skipped value has a witness*: for each heap `n` of `N..N + p` and each value `w` of
 //!    `n0 + J p..G(n)` that no heap of `N..n` has, some split `(a, b)` of `n` with `a <= b`
 //!    (`a < b` when unequal), `b >= n0` and `G(a) < s` has `G(a) ^ G(b) = w`;
@@ -27,8 +29,10 @@
 //! `S..n + p` the values of `S - p..n`, plus `s`. Since every smaller heap is an option, values
 //! are distinct, so `G(n + p) >= S`, and `V = G(n) + s` is no smaller heap's value. Every part of
 //! a split of `n + p` is a heap below `n + p`, whose low bits follow the period; as
-//! `n + p - t >= 2 n0` one part is at least `n0`, so by 3 no split has the value `V` (its low
-//! bits differ). So `G(n + p) <= V`. A value `w` of `S..V` that no heap below `n + p` has is
+//! `n + p - t >= 2 n0` one part is at least `n0`, so by 3 no split has the value `V`: its low
+//! bits differ, or its take `t` exceeds `2D - d`, and then (as `G(x) - x` and its bounds repeat
+//! with the period) `G(a) ^ G(b) <= G(a) + G(b) <= n + p - t + 2D < n + p + d <= V`. So
+//! `G(n + p) <= V`. A value `w` of `S..V` that no heap below `n + p` has is
 //! `w' + s` for a value `w'` that heap `n` skips; its witness `(a, b)` gives the split
 //! `(a, b + p)` of `n + p`, of value `G(a) ^ (G(b) + s) = (G(a) ^ G(b)) + s = w` because
 //! `G(a) < s` is a power of two; and that split is again a witness. So every value below `V`
@@ -83,7 +87,9 @@ pub fn prove(values: &[u64], candidate: &Period, splits: &[Split]) -> Option<Per
     let first = candidate.preperiod;
     let periods = std::iter::successors(Some(candidate.period), |p| Some(2 * p));
     periods
-        .take_while(|&p| p <= MOST_PERIOD && base(first + p - 1, p, splits) + p <= values.len())
+        .take_while(|&p| {
+            p <= MOST_PERIOD && base(first + p - 1, p, splits).saturating_add(p) <= values.len()
+        })
         .find_map(|p| {
             let n0 = (first..first + p)
                 .filter(|&n0| fills_blocks(values, n0, p))
@@ -126,11 +132,15 @@ fn holds(values: &[u64], n0: usize, p: usize, splits: &[Split]) -> bool {
 
 /// Hypothesis 3, over every residue of heap and parts (more cases than can occur: sound).
 fn no_split_matches(values: &[u64], n0: usize, p: usize, splits: &[Split]) -> bool {
+    let excess = |x: usize| values[x] as i64 - x as i64;
+    let most = (1..n0 + p).map(excess).max().unwrap_or(0);
+    let least = (n0..n0 + p).map(excess).min().unwrap_or(0);
+    let too_small = |split: &&Split| split.take as i64 > 2 * most - least;
     let mask = p as u64 - 1;
     let low: Vec<u64> = values[n0..n0 + p].iter().map(|v| v & mask).collect();
     let residue = |x: i64| x.rem_euclid(p as i64) as usize;
     (0..p).all(|r| {
-        splits.iter().all(|split| {
+        splits.iter().filter(|s| !too_small(s)).all(|split| {
             let t = split.take as i64;
             let small = (1..n0)
                 .all(|a| (values[a] & mask) ^ low[residue(r as i64 - t - a as i64)] != low[r]);
@@ -225,13 +235,13 @@ mod tests {
         }
     }
 
-    /// Games that reach every smaller heap and split after taking 0..=2 (each split equal or
+    /// Games that reach every smaller heap and split after taking 0..=3 (each split equal or
     /// not): whatever is proved on a short prefix holds on a long one computed by brute force.
     #[test]
     fn what_is_proved_holds() {
         let mut games = std::collections::BTreeSet::new();
-        for mask in 1u32..(1 << 6) {
-            let splits: Vec<Split> = (0..6)
+        for mask in 1u32..(1 << 8) {
+            let splits: Vec<Split> = (0..8)
                 .filter(|i| mask & (1 << i) != 0)
                 .map(|i| Split {
                     take: i / 2,
