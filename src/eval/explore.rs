@@ -25,8 +25,11 @@ impl Interpreter {
             .map_err(|e| solve_error(e, span))?;
         let looked = analysis.looked;
         let Some(period) = analysis.period else {
+            let why = analysis
+                .stopped
+                .map_or(String::new(), |why| format!(" ({why})"));
             return Ok(format!(
-                "{}: no period in the values of heaps 0..{looked}",
+                "{}: no period found in heaps 0..{looked}{why}",
                 game.display
             ));
         };
@@ -37,26 +40,24 @@ impl Interpreter {
         if period.saltus != 0 {
             let _ = write!(text, ", saltus {}", period.saltus);
         }
-        match analysis.proof {
-            Some(theorem) => {
+        let unproved = match (analysis.proof, analysis.needs, analysis.failed) {
+            (Some(theorem), _, _) => {
                 let _ = write!(text, ", proved: {theorem}");
+                return Ok(text);
             }
-            None => match analysis.needs {
-                Some(needs) => {
-                    let _ = write!(
-                        text,
-                        " (apparent, not proved: the theorem needs heaps 0..{needs}; looked at \
-                         heaps 0..{looked})"
-                    );
-                }
-                None => {
-                    let _ = write!(
-                        text,
-                        " (apparent, not proved: no theorem applies; looked at heaps 0..{looked})"
-                    );
-                }
-            },
-        }
+            (None, Some(needs), _) => format!("the theorem needs heaps 0..{needs}"),
+            (None, None, Some(theorem)) => {
+                format!("the values do not meet the hypotheses of {theorem}")
+            }
+            (None, None, None) => "no theorem applies".to_string(),
+        };
+        let why = analysis
+            .stopped
+            .map_or(String::new(), |why| format!("; {why}"));
+        let _ = write!(
+            text,
+            " (apparent, not proved: {unproved}; seen on heaps 0..{looked}{why})"
+        );
         Ok(text)
     }
 

@@ -1,7 +1,7 @@
 //! Heap games beyond the reach of a table: periods found on computed values, proved by a
 //! theorem where one applies, and used to answer huge heaps.
 
-use super::period::{self, Period, Structure};
+use super::period::{self, arithmetic, Period, Structure};
 use super::splits::Periodic;
 use super::{Engine, GameId, Part, SolveError};
 
@@ -9,16 +9,39 @@ use super::{Engine, GameId, Part, SolveError};
 /// filling a table up to them.
 pub const HUGE: i64 = 1 << 20;
 
-/// What `period G` reports: the period the values show, whether it is proved, and how far
+/// How far `period` computes values looking for a period and its proof: as far as a table is
+/// ever filled, and never beyond the state limit.
+pub const SEARCH_HEAPS: usize = HUGE as usize;
+
+/// How far `period` computes values while no period shows, in games that may split a heap
+/// (octal games, games it knows nothing of): their heaps cost more as they grow. Subtraction
+/// games search up to [`SEARCH_HEAPS`].
+pub const BLIND_SEARCH_HEAPS: usize = 1 << 16;
+
+/// How far the search goes for games that take any amount or split: each heap's splits are
+/// a pass over the smaller heaps, so the work grows as the square of the heaps.
+pub const SPLIT_SEARCH_HEAPS: usize = 1 << 14;
+
+/// The first window of heaps looked at; it doubles, or grows to what a proof needs.
+const FIRST_WINDOW: usize = 1024;
+
+/// What `period G` reports: the least period the values show, whether it is proved, and how far
 /// values were computed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis {
     pub period: Option<Period>,
     /// The theorem that proves the period, or that gives a closed form.
     pub proof: Option<&'static str>,
+    /// How many heaps' values were examined.
     pub looked: usize,
     /// When a theorem applies to the period but not yet: how many values it needs.
     pub needs: Option<usize>,
+    /// A theorem that could prove the period but whose hypotheses the values do not meet.
+    pub failed: Option<&'static str>,
+    /// What ended the search short of a proof, as `period` says it: the state or memory limit,
+    /// or the end of the search ([`SEARCH_HEAPS`], or [`SPLIT_SEARCH_HEAPS`]), when it had
+    /// found no period or one whose proof needs more heaps.
+    pub stopped: Option<&'static str>,
 }
 
 /// A game's analysis with the values it was made from.
@@ -38,8 +61,8 @@ impl Pattern {
 }
 
 impl Engine {
-    /// Finds the period of a heap game's values, computing as many as a proof needs (within
-    /// the state limit). Remembered for the rest of the run.
+    /// Finds the least period of a heap game's values, computing as many as a proof needs
+    /// (within the limits). Remembered for the rest of the run.
     pub fn analyse(&mut self, game: GameId) -> Result<Analysis, SolveError> {
         Ok(self.pattern(game)?.analysis.clone())
     }
@@ -52,6 +75,9 @@ impl Engine {
         Ok(&self.patterns[&game])
     }
 
+    /// The period pipeline: the period a theorem certifies (the heap sequence's own, when it has
+    /// one), reduced to the least; else the least apparent period, looked for in a window that
+    /// grows to what the theorem needs for it, or while no period shows, up to the limits.
     fn find_pattern(&mut self, game: GameId) -> Result<Pattern, SolveError> {
         let structure = self.structure(game).clone();
         if structure == Structure::Nim {
@@ -65,48 +91,143 @@ impl Engine {
                     proof: Some("every smaller heap can be reached, so G(n) = n"),
                     looked: 1,
                     needs: None,
+                    failed: None,
+                    stopped: None,
                 },
                 values: vec![0],
             });
         }
-        // A subtraction game's proof needs about three periods of up to `largest + 1` values.
-        let cap = match structure {
-            Structure::Unknown => 2048,
-            Structure::Subtraction { largest } => {
-                (1 << 14).max(largest.saturating_add(1).saturating_mul(4))
-            }
-            _ => 1 << 14,
-        }
-        .min(HUGE as usize)
-        .min(self.limits.max_states);
-        let mut len = 1024.min(cap);
+        // How far values are computed for a proof, and how far while no period shows.
+        let (most, blind) = match structure {
+            Structure::TakeAnyOrSplit { .. } => (SPLIT_SEARCH_HEAPS, SPLIT_SEARCH_HEAPS),
+            Structure::Subtraction { .. } => (SEARCH_HEAPS, SEARCH_HEAPS),
+            _ => (SEARCH_HEAPS, BLIND_SEARCH_HEAPS),
+        };
+        let cap = most.min(self.limits.max_states);
+        let blind = blind.min(cap);
+        let mut values = Vec::new();
+        let mut len = FIRST_WINDOW.min(cap);
         loop {
-            let mut values = Vec::with_capacity(len);
-            for n in 0..len as i64 {
-                values.push(self.table_value(game, n)?);
-            }
-            let found = period::find(&values);
-            let theorem = found.and_then(|p| structure.proof_needs(&p));
-            let proof = theorem
-                .filter(|(needed, _)| *needed <= len)
-                .map(|(_, theorem)| theorem);
-            let needs = theorem
-                .map(|(needed, _)| needed)
-                .filter(|&needed| needed > len);
-            if proof.is_some() || len >= cap {
-                let keep = found.map_or(0, |p| p.preperiod + p.period);
-                values.truncate(keep.max(1));
+            let mut stopped = match self.fill(game, &mut values, len) {
+                Ok(()) => None,
+                Err(SolveError::StateLimit(_)) => Some("stopped by the state limit"),
+                Err(SolveError::MemoryLimit(_)) => Some("stopped by the memory limit"),
+                Err(e) => return Err(e),
+            };
+            if let Some((proved, theorem)) = self.proved(game, &structure, &values) {
+                let least = period::least(&values, &proved);
+                let looked = values.len();
+                values.truncate(least.preperiod + least.period);
                 return Ok(Pattern {
                     analysis: Analysis {
-                        period: found,
-                        proof,
-                        looked: len,
-                        needs,
+                        period: Some(least),
+                        proof: Some(theorem),
+                        looked,
+                        needs: None,
+                        failed: None,
+                        stopped: None,
                     },
                     values,
                 });
             }
-            len = (len * 2).min(cap);
+            let found = period::find(&values);
+            let theorem = found.and_then(|p| structure.proof_needs(&p));
+            let needs = theorem.map(|(needed, _)| needed);
+            // The next window, `Ok(None)` to report what was found, or `Err(bound)` when a bound
+            // keeps the search from going on.
+            let doubled = if len < blind {
+                Ok(Some((2 * len).min(blind)))
+            } else {
+                Err(blind)
+            };
+            let mut failed = None;
+            let next = match (found, theorem) {
+                // An apparent period in a game that no theorem covers: reported as it is.
+                (Some(_), _) if structure == Structure::Unknown => Ok(None),
+                (Some(_), Some((needed, _))) if needed > len => {
+                    if needed <= cap {
+                        Ok(Some(needed))
+                    } else {
+                        Err(cap)
+                    }
+                }
+                // The test's hypotheses fail; as its games split every heap in all ways (a pass
+                // over the heap each), there is no blind search for another candidate.
+                (Some(_), Some((_, name)))
+                    if matches!(structure, Structure::TakeAnyOrSplit { .. }) =>
+                {
+                    failed = Some(name);
+                    Ok(None)
+                }
+                _ => doubled,
+            };
+            let next = next.unwrap_or_else(|bound| {
+                let end = if bound < self.limits.max_states {
+                    "the search ends there"
+                } else {
+                    "stopped by the state limit"
+                };
+                stopped = stopped.or(Some(end));
+                None
+            });
+            match next {
+                Some(next) if stopped.is_none() => len = next,
+                _ => {
+                    let looked = values.len();
+                    let keep = found.map_or(0, |p| p.preperiod + p.period);
+                    values.truncate(keep.max(1));
+                    return Ok(Pattern {
+                        analysis: Analysis {
+                            period: found,
+                            proof: None,
+                            looked,
+                            needs: needs.filter(|&needed| needed > looked),
+                            failed,
+                            stopped,
+                        },
+                        values,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Computes the values of heaps up to `len` into `values`.
+    fn fill(&mut self, game: GameId, values: &mut Vec<u64>, len: usize) -> Result<(), SolveError> {
+        values.reserve(len.saturating_sub(values.len()));
+        for n in values.len()..len {
+            values.push(self.table_value(game, n as i64)?);
+        }
+        Ok(())
+    }
+
+    /// The period a theorem proves from `values`, with the theorem: for subtraction and octal
+    /// games the one the heap sequence certified (or, without a sequence, the same theorem on
+    /// `values`); for games that take any amount or split, the arithmetic-periodicity test.
+    fn proved(
+        &self,
+        game: GameId,
+        structure: &Structure,
+        values: &[u64],
+    ) -> Option<(Period, &'static str)> {
+        match structure {
+            Structure::Subtraction { .. } | Structure::Octal { .. } => {
+                let Some((preperiod, period)) = self.solvers[game].certified_period() else {
+                    return period::certified(values, structure);
+                };
+                let found = Period {
+                    preperiod,
+                    period,
+                    saltus: 0,
+                };
+                Some((found, structure.proof_needs(&found)?.1))
+            }
+            Structure::TakeAnyOrSplit { splits } => {
+                let candidate = period::find(values)?;
+                let proved = arithmetic::prove(values, &candidate, splits)?;
+                Some((proved, arithmetic::THEOREM))
+            }
+            Structure::Nim | Structure::Unknown => None,
         }
     }
 
@@ -116,7 +237,15 @@ impl Engine {
     }
 
     /// The value of a heap that is too large for a table, from a closed form or a proved period.
+    /// Games with no theorem are refused at once, without a search.
     pub(super) fn huge_value(&mut self, game: GameId, n: i64) -> Result<u64, SolveError> {
+        if *self.structure(game) == Structure::Unknown {
+            return Err(SolveError::Unknown {
+                heap: n,
+                known: self.solvers[game].stored(),
+                searched: None,
+            });
+        }
         let pattern = self.pattern(game)?;
         pattern.value(n).ok_or(SolveError::Unknown {
             heap: n,

@@ -252,9 +252,9 @@ impl Engine {
     }
 
     /// The Grundy value of one component under normal play.
-    /// A heap of a game with a closed form or a period theorem is answered from them when it can
-    /// be; a huge heap of an octal-style game only from them (its moves reach every smaller
-    /// heap); any other heap by the solver, which searches huge heaps of sparse reach.
+    /// A huge heap of a game with a closed form or a period theorem, or of an octal-style game
+    /// (its moves reach every smaller heap), is answered only from them; any other heap by the
+    /// solver, which searches huge heaps of sparse reach.
     pub fn part_value(&mut self, part: &Part) -> Result<u64, SolveError> {
         let n = part.state[0];
         let solver = &self.solvers[part.game];
@@ -262,8 +262,17 @@ impl Engine {
             if self.structures[part.game] == Structure::Nim {
                 return Ok(n as u64);
             }
-            let theorem = *self.structure(part.game) != Structure::Unknown;
-            if theorem || (n >= HUGE && solver.has_heap_sequence()) {
+            let structure = self.structure(part.game);
+            // Below [`HUGE`], only a pattern already found, or the arithmetic test for a game
+            // that splits every heap in all ways (its table is slow to fill): other heap
+            // sequences certify their own periods as they grow.
+            let from_pattern = if n < HUGE {
+                self.patterns.contains_key(&part.game)
+                    || matches!(structure, Structure::TakeAnyOrSplit { .. })
+            } else {
+                *structure != Structure::Unknown || solver.has_heap_sequence()
+            };
+            if from_pattern {
                 match self.huge_value(part.game, n) {
                     Err(SolveError::Unknown { .. }) if n < HUGE => {}
                     result => return result,

@@ -189,6 +189,12 @@ impl Solver {
         &self.game
     }
 
+    /// For a game computed as a heap sequence, the period `(n0, p)` its theorem certified, if
+    /// any (see [`HeapSequence::period`]).
+    pub fn certified_period(&self) -> Option<(usize, usize)> {
+        self.heap.as_ref()?.period()
+    }
+
     /// Whether the game's values come from a [`HeapSequence`] (octal-style moves).
     pub fn has_heap_sequence(&self) -> bool {
         self.heap.is_some()

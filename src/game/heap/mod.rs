@@ -17,7 +17,7 @@
 //!
 //! Every method gives exactly the values of the plain definition; they differ only in speed.
 
-use super::period::{self, Structure};
+use super::period::{self, Split, Structure};
 use super::{Limits, SolveError};
 use values::{with_slice, CompactValues, RareHeap, ValueSet};
 pub use window::TakeRange;
@@ -80,10 +80,24 @@ impl HeapRules {
         self.takes.iter().any(|t| t.two)
     }
 
-    /// What the periodicity theorems know of these moves: a subtraction game when every move
-    /// takes a bounded number of tokens and leaves one heap or none, an octal game when the
-    /// takes are bounded and splits may leave equal heaps; otherwise nothing.
+    /// What the periodicity theorems know of these moves: Nim when some move takes any number
+    /// of tokens and none splits, or moves that take any amount or split; a subtraction game
+    /// when every move takes a bounded number of tokens and leaves one heap or none, an octal
+    /// game when the takes are bounded and splits may leave equal heaps; otherwise nothing.
     pub fn structure(&self) -> Structure {
+        if self.ranges.iter().any(|r| r.lo == 1 && r.hi.is_none()) {
+            let splits: Vec<Split> = (self.takes.iter().filter(|t| t.two))
+                .map(|t| Split {
+                    take: t.take as usize,
+                    unequal: t.unequal,
+                })
+                .collect();
+            return if splits.is_empty() {
+                Structure::Nim
+            } else {
+                Structure::TakeAnyOrSplit { splits }
+            };
+        }
         if self.takes.iter().any(|t| t.unequal) {
             return Structure::Unknown;
         }

@@ -1,5 +1,9 @@
 //! Periodicity of the Grundy values of heap games, and the theorems that prove it.
 
+pub mod arithmetic;
+
+pub use arithmetic::Split;
+
 /// `G(n + period) = G(n) + saltus` for every `n >= preperiod`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Period {
@@ -19,12 +23,18 @@ pub enum Structure {
     Subtraction { largest: usize },
     /// An octal game with these digits (`digits[j]` for taking `j` tokens).
     Octal { digits: Vec<u8> },
+    /// Every smaller heap can be reached, and a heap may also be split in two in these ways
+    /// (Lasker's Nim): the arithmetic-periodicity test applies.
+    TakeAnyOrSplit { splits: Vec<Split> },
 }
 
 impl Structure {
     /// How many values must repeat for the theorem that applies to prove `period`, and the
     /// theorem's name; `None` when no theorem applies.
     pub fn proof_needs(&self, period: &Period) -> Option<(usize, &'static str)> {
+        if let Structure::TakeAnyOrSplit { splits } = self {
+            return arithmetic::needs(period, splits).map(|needed| (needed, arithmetic::THEOREM));
+        }
         if period.saltus != 0 {
             return None;
         }
@@ -40,7 +50,7 @@ impl Structure {
                     .saturating_add(digits.len() - 1),
                 "the periodicity theorem for octal games (Guy and Smith)",
             )),
-            Structure::Nim | Structure::Unknown => None,
+            Structure::Nim | Structure::Unknown | Structure::TakeAnyOrSplit { .. } => None,
         }
     }
 }
@@ -80,7 +90,8 @@ pub fn certified<T: Copy + PartialEq>(
 }
 
 /// The shortest period (then the shortest preperiod) that the values show, with a constant
-/// saltus, confirmed over at least two whole periods after the preperiod. A period with a
+/// saltus, held over a stretch longer than the preperiod plus [`APPARENT_PERIODS`] periods (so
+/// that runs that double in length, say, never pass for a period). A period with a
 /// saltus gives way to a longer one without a saltus that starts earlier: values such as
 /// `0 0 0 0 0 1 1 1 1 1 2 2 2 2 2 3`, repeated, end in what looks like period 5, saltus 1.
 /// Linear in the number of values.
@@ -128,6 +139,9 @@ fn repeating_tails(values: &[u64]) -> Vec<usize> {
     z
 }
 
+/// How many whole periods beyond its preperiod an apparent period must have held.
+pub const APPARENT_PERIODS: usize = 3;
+
 fn find_from(values: &[u64], repeats: &[usize], shortest: usize) -> Option<Period> {
     let len = values.len();
     for p in shortest..=len / 3 {
@@ -136,7 +150,8 @@ fn find_from(values: &[u64], repeats: &[usize], shortest: usize) -> Option<Perio
             continue;
         };
         let n0 = last - p - repeats[p].min(last - p);
-        if len - p - n0 >= 2 * p && len - n0 >= 3 * p.max(4) {
+        let stretch = len - n0;
+        if stretch >= 3 * p.max(4) && stretch > n0 + APPARENT_PERIODS * p {
             return Some(Period {
                 preperiod: n0,
                 period: p,
@@ -145,6 +160,32 @@ fn find_from(values: &[u64], repeats: &[usize], shortest: usize) -> Option<Perio
         }
     }
     None
+}
+
+/// The least period of values known to follow `proved` from its preperiod on, with the least
+/// preperiod for it: every eventual (arithmetic) period is a multiple of the least one, so the
+/// divisors of the period are tried over one period, then the preperiod is walked back.
+/// `values` must hold at least the first `preperiod + period` values.
+pub fn least(values: &[u64], proved: &Period) -> Period {
+    let value = |n: usize| extend(values, proved, n as u64);
+    let (n0, p) = (proved.preperiod, proved.period);
+    let follows = |d: usize, saltus: u64, n: usize| {
+        value(n + d).is_some_and(|v| Some(v) == value(n).and_then(|u| u.checked_add(saltus)))
+    };
+    let shortest = (1..p)
+        .filter(|d| p.is_multiple_of(*d) && proved.saltus.is_multiple_of((p / d) as u64))
+        .map(|d| (d, proved.saltus / (p / d) as u64))
+        .find(|&(d, saltus)| (n0..n0 + p).all(|n| follows(d, saltus, n)));
+    let (period, saltus) = shortest.unwrap_or((p, proved.saltus));
+    let mut preperiod = n0;
+    while preperiod > 0 && follows(period, saltus, preperiod - 1) {
+        preperiod -= 1;
+    }
+    Period {
+        preperiod,
+        period,
+        saltus,
+    }
 }
 
 /// The value of heap `n` from a period and the first `preperiod + period` values.
@@ -188,6 +229,50 @@ mod tests {
         assert_eq!(
             extend(&late[..14], &find(&late).unwrap(), 10u64.pow(18)),
             Some(late[(11 + (10u64.pow(18) - 11) % 3) as usize])
+        );
+    }
+
+    #[test]
+    fn runs_that_double_show_no_period() {
+        // The parity of the number of binary digits: each run is as long as everything before.
+        let values: Vec<u64> = (0..4096u64)
+            .map(|n| (64 - n.leading_zeros()) as u64 % 2)
+            .collect();
+        assert_eq!(find(&values), None);
+    }
+
+    #[test]
+    fn a_proved_period_is_reduced_to_the_least() {
+        let mut values: Vec<u64> = (0..40).map(|n| [4, 5, 6][n % 3]).collect();
+        values[0] = 9;
+        values[1] = 9;
+        let proved = Period {
+            preperiod: 7,
+            period: 12,
+            saltus: 0,
+        };
+        let least = |p| super::least(&values, &p);
+        assert_eq!(
+            least(proved),
+            Period {
+                preperiod: 2,
+                period: 3,
+                saltus: 0
+            }
+        );
+        let nim: Vec<u64> = (0..30).collect();
+        let proved = Period {
+            preperiod: 5,
+            period: 4,
+            saltus: 4,
+        };
+        assert_eq!(
+            super::least(&nim, &proved),
+            Period {
+                preperiod: 0,
+                period: 1,
+                saltus: 1
+            }
         );
     }
 }

@@ -1,0 +1,280 @@
+//! `period` and huge heaps: least periods, looked for far enough, and arithmetic periods proved,
+//! each against a brute force written here (the plain mex over the moves) on a long prefix.
+
+use grundy::game::Limits;
+use proptest::prelude::*;
+
+fn run_with(source: &str, limits: Limits) -> String {
+    grundy::run_to_string_with("periods", source, limits)
+        .unwrap_or_else(|e| panic!("{source}\n{e}"))
+}
+
+fn run(source: &str) -> String {
+    run_with(source, Limits::default())
+}
+
+/// The least value not in `seen`.
+fn mex(seen: &[bool]) -> u64 {
+    seen.iter().position(|&s| !s).unwrap_or(seen.len()) as u64
+}
+
+/// The values of heaps `0..len` of the subtraction game `set`.
+fn subtraction(set: &[usize], len: usize) -> Vec<u64> {
+    let mut g = Vec::with_capacity(len);
+    for n in 0..len {
+        let mut seen = vec![false; set.len() + 1];
+        for &s in set.iter().filter(|&&s| s <= n) {
+            seen[g[n - s] as usize] = true;
+        }
+        g.push(mex(&seen));
+    }
+    g
+}
+
+/// The values of heaps `0..len` of the octal game with these digits (`digits[j]` for taking
+/// `j` tokens: 1 the whole heap, 2 leaving one heap, 4 leaving two non-empty heaps).
+fn octal(digits: &[u8], len: usize) -> Vec<u64> {
+    let mut g: Vec<u64> = Vec::with_capacity(len);
+    for n in 0..len {
+        let mut seen = vec![false; 2 * len + 2];
+        for (j, &d) in digits.iter().enumerate().filter(|&(j, _)| j >= 1 && j <= n) {
+            let rest = n - j;
+            if d & 1 != 0 && rest == 0 || d & 2 != 0 && rest > 0 {
+                seen[if rest == 0 { 0 } else { g[rest] as usize }] = true;
+            }
+            if d & 4 != 0 {
+                for a in 1..=rest / 2 {
+                    seen[(g[a] ^ g[rest - a]) as usize] = true;
+                }
+            }
+        }
+        g.push(mex(&seen));
+    }
+    g
+}
+
+/// The least period of `g` that holds over the whole second half of the prefix, with the least
+/// preperiod from which it holds to the end of the prefix.
+fn least_period(g: &[u64]) -> Option<(usize, usize)> {
+    let len = g.len();
+    let p = (1..=len / 4).find(|&p| (len / 2..len - p).all(|n| g[n + p] == g[n]))?;
+    let mut n0 = len / 2;
+    while n0 > 0 && g[n0 - 1] == g[n0 - 1 + p] {
+        n0 -= 1;
+    }
+    Some((n0, p))
+}
+
+/// The numbers that follow `preperiod ` and `, period ` in a `period` answer.
+fn reported(out: &str) -> Option<(usize, usize)> {
+    let after = |word: &str| -> Option<usize> {
+        let rest = &out[out.find(word)? + word.len()..];
+        rest.split(|c: char| !c.is_ascii_digit())
+            .next()?
+            .parse()
+            .ok()
+    };
+    Some((after("preperiod ")?, after(", period ")?))
+}
+
+#[test]
+fn least_periods_of_subtraction_games() {
+    // The values have period 76 from heap 0, which the theorem proves after 151 heaps.
+    let out = run("period sub({1, 2, 75})");
+    assert!(out.contains("preperiod 0, period 76, proved"), "{out}");
+    let g = subtraction(&[1, 2, 75], 20_000);
+    assert_eq!(least_period(&g), Some((0, 76)));
+    let huge = 10u64.pow(18);
+    let got = run("print grundy(sub({1, 2, 75})[10^18])");
+    assert_eq!(got.trim(), g[(huge % 76) as usize].to_string());
+}
+
+#[test]
+fn runs_that_double_are_not_a_period() {
+    // halve: G(n) is the parity of the number of binary digits of n, so every run of equal
+    // values is as long as all the values before it.
+    let source = "game halve on n { if n > 0 { n = n / 2 } }\nperiod halve";
+    let out = run(source);
+    assert!(out.contains("no period found in heaps 0.."), "{out}");
+    let small = Limits {
+        max_states: 5000,
+        ..Limits::default()
+    };
+    let out = run_with(source, small);
+    assert!(
+        out.contains("no period found in heaps 0..") && out.contains("state limit"),
+        "{out}"
+    );
+}
+
+/// Lasker's Nim by the plain mex over its rule: take any number, or split into two heaps.
+fn lasker(len: usize) -> Vec<u64> {
+    let mut g: Vec<u64> = Vec::with_capacity(len);
+    for n in 0..len {
+        let mut seen = vec![false; 4 * len + 4];
+        for m in 0..n {
+            seen[g[m] as usize] = true;
+        }
+        for a in 1..=n / 2 {
+            seen[(g[a] ^ g[n - a]) as usize] = true;
+        }
+        g.push(mex(&seen));
+    }
+    g
+}
+
+#[test]
+fn lasker_is_proved_with_its_saltus() {
+    let out = run("period lasker");
+    assert!(
+        out.contains("preperiod 1, period 4, saltus 4, proved: the arithmetic-periodicity test"),
+        "{out}"
+    );
+    let g = lasker(600);
+    let got = run("sequence lasker 0..=599");
+    let values: Vec<u64> = got
+        .lines()
+        .skip(1)
+        .flat_map(|line| line.split(':').nth(1).unwrap().split_whitespace())
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(values, g);
+    // Winning Ways (ch. 4, Lasker's Nim): G(4k+1) = 4k+1, G(4k+2) = 4k+2, G(4k+3) = 4k+4,
+    // G(4k+4) = 4k+3; it matches the brute force here, and `period` says it is proved.
+    let formula = |n: u64| match n % 4 {
+        0 if n > 0 => n - 1,
+        3 => n + 1,
+        _ => n,
+    };
+    assert!((0..600).all(|n| g[n as usize] == formula(n)));
+    for d in 0..4 {
+        let got = run(&format!("print grundy(lasker[10^18 + {d}])"));
+        assert_eq!(
+            got.trim(),
+            formula(10u64.pow(18) + d).to_string(),
+            "10^18 + {d}"
+        );
+    }
+}
+
+/// The least period with a saltus that holds over the whole second half of the prefix, with
+/// its saltus and the least preperiod from which it holds to the end of the prefix.
+fn least_arithmetic_period(g: &[u64]) -> Option<(usize, usize, u64)> {
+    let len = g.len();
+    let step = |n: usize, p: usize| g[n + p] as i64 - g[n] as i64;
+    let p = (1..=len / 4).find(|&p| (len / 2..len - p).all(|n| step(n, p) == step(len / 2, p)))?;
+    let saltus = step(len / 2, p);
+    let mut n0 = len / 2;
+    while n0 > 0 && step(n0 - 1, p) == saltus {
+        n0 -= 1;
+    }
+    Some((n0, p, saltus as u64))
+}
+
+/// Games that take any number or split, after taking 0 (equal parts or not), 1, 2 or 3,
+/// written as rules: each proved period is the least one a brute force finds.
+#[test]
+fn games_that_take_any_or_split_are_proved_only_where_true() {
+    let forms = [
+        (
+            0,
+            false,
+            "for a in 1..=n / 2 { n = [a, n - a] }".to_string(),
+        ),
+        (
+            0,
+            true,
+            "for a in 1..n if a < n - a { n = [a, n - a] }".to_string(),
+        ),
+    ];
+    let takes = (1..=3).map(|t| {
+        let rule =
+            format!("for t in {t}..=min({t}, n), a in 1..=(n - t) / 2 {{ n = [a, n - t - a] }}");
+        (t, false, rule)
+    });
+    let forms: Vec<(usize, bool, String)> = forms.into_iter().chain(takes).collect();
+    let mut proved = 0;
+    for mask in 1..(1u32 << forms.len()) {
+        let chosen: Vec<&(usize, bool, String)> = (0..forms.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| &forms[i])
+            .collect();
+        let rules: Vec<&str> = chosen.iter().map(|(_, _, rule)| rule.as_str()).collect();
+        let source = format!(
+            "game g on n {{\n  for k in 1..=n {{ n -= k }}\n  {}\n}}\nperiod g",
+            rules.join("\n  ")
+        );
+        let out = run(&source);
+        if !out.contains(", proved:") {
+            continue;
+        }
+        proved += 1;
+        let len = 800;
+        let mut g: Vec<u64> = Vec::with_capacity(len);
+        for n in 0..len {
+            let mut seen = vec![false; 4 * len];
+            for m in 0..n {
+                seen[g[m] as usize] = true;
+            }
+            for &&(t, unequal, _) in &chosen {
+                let Some(rest) = n.checked_sub(t) else {
+                    continue;
+                };
+                for a in 1..rest {
+                    if a <= rest - a && !(unequal && 2 * a == rest) {
+                        seen[(g[a] ^ g[rest - a]) as usize] = true;
+                    }
+                }
+            }
+            g.push(mex(&seen));
+        }
+        let (n0, p) = reported(&out).unwrap();
+        let saltus = out
+            .split("saltus ")
+            .nth(1)
+            .and_then(|rest| rest.split(',').next())
+            .map_or(0, |s| s.trim().parse().unwrap_or_else(|_| panic!("{out}")));
+        assert_eq!(
+            least_arithmetic_period(&g),
+            Some((n0, p, saltus)),
+            "{source}\n{out}"
+        );
+    }
+    assert!(proved >= 2, "{proved}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Random subtraction sets with elements up to 1,000: `period` proves the least period that
+    /// a brute force finds on a long prefix.
+    #[test]
+    fn subtraction_periods_are_least_and_proved(set in prop::collection::btree_set(1usize..=1000, 1..=3)) {
+        let set: Vec<usize> = set.into_iter().collect();
+        let list = set.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
+        let out = run(&format!("period sub({{{list}}})"));
+        prop_assert!(out.contains("proved"), "{}", out);
+        let (n0, p) = reported(&out).unwrap();
+        let len = (4 * (n0 + p + set[set.len() - 1])).max(20_000);
+        let g = subtraction(&set, len);
+        prop_assert_eq!(least_period(&g), Some((n0, p)), "{}", out);
+    }
+
+    /// Random octal codes of up to three digits (a small state limit keeps each search short):
+    /// every proved period is the least one a brute force finds on a prefix twice as long as
+    /// the search, and holds on it.
+    #[test]
+    fn octal_periods_are_least_and_hold(digits in prop::collection::vec(0u8..=7, 1..=3)) {
+        prop_assume!(digits[digits.len() - 1] != 0);
+        let code: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
+        let limits = Limits { max_states: 2048, ..Limits::default() };
+        let out = run_with(&format!("game o = octal 0.{code}\nperiod o"), limits);
+        if out.contains("proved") {
+            let mut all = vec![0u8];
+            all.extend(&digits);
+            let g = octal(&all, 4096);
+            let (n0, p) = reported(&out).unwrap();
+            prop_assert_eq!(least_period(&g), Some((n0, p)), "{}", out);
+        }
+    }
+}
