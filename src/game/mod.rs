@@ -5,6 +5,7 @@ pub mod graph;
 pub mod heap;
 pub mod lines;
 pub mod loopy;
+pub mod method;
 pub mod octal;
 pub mod pattern;
 pub mod period;
@@ -13,6 +14,7 @@ pub mod solver;
 pub mod subtraction;
 pub mod sweep;
 
+pub use method::Method;
 pub use position::{Engine, GameId, Move, Part, Position};
 pub use solver::Solver;
 

@@ -6,8 +6,9 @@ use rustc_hash::FxHashMap;
 
 use super::heap::HeapSequence;
 use super::lines::LineSweep;
+use super::period::Structure;
 use super::sweep::SweepLink;
-use super::{mex, Game, Limits, SolveError};
+use super::{mex, Game, Limits, Method, SolveError};
 
 pub(super) const UNKNOWN: u32 = u32::MAX;
 const ACTIVE: u32 = u32::MAX - 1;
@@ -145,6 +146,15 @@ impl Solver {
             return lines.get(state);
         }
         self.known(state)
+    }
+
+    /// The method that computes the values, for a game of this structure.
+    pub fn method(&self, structure: &Structure) -> Method {
+        match (&self.heap, &self.lines) {
+            (Some(heap), _) => Method::heap_sequence(heap.rules(), structure),
+            (None, Some(_)) => Method::LineSweep,
+            (None, None) => Method::Search,
+        }
     }
 
     pub fn game(&self) -> &Arc<dyn Game> {

@@ -19,9 +19,14 @@ use std::sync::Arc;
 use super::super::expr::{combine, int_op};
 use super::super::value::Value;
 use crate::error::Error;
+use crate::game::heap::HeapRules;
+use crate::game::lines::LineRules;
 use crate::span::Span;
 use crate::syntax::ast::{BinaryOp, UpdateOp};
 
+mod heap_shape;
+mod line_shape;
+mod linear;
 mod lower;
 pub use lower::compile;
 
@@ -208,6 +213,31 @@ struct Rt {
 }
 
 impl Compiled {
+    /// For a heap game whose every rule is an octal-style move, the moves as [`HeapRules`]
+    /// (read from the linear form of the rules, see [`heap_shape`]).
+    pub fn heap_rules(&self) -> Option<HeapRules> {
+        (self.kind == Kind::Heap).then_some(())?;
+        heap_shape::heap_rules(&self.linear(1)?)
+    }
+
+    /// For a two-counter game whose every rule takes along a line, the moves as [`LineRules`].
+    pub fn line_rules(&self) -> Option<LineRules> {
+        (self.kind == Kind::Tuple(2)).then_some(())?;
+        line_shape::line_rules(&self.linear(2)?)
+    }
+
+    /// Every rule as linear arithmetic, when all of them can be read so.
+    fn linear(&self, counters: usize) -> Option<Vec<linear::LinearRule>> {
+        let mut out = Vec::new();
+        for rule in &self.rules {
+            out.extend(linear::linear_rules(rule, counters, self.ints)?);
+            if out.len() > linear::MAX_EXPANSION {
+                return None;
+            }
+        }
+        Some(out)
+    }
+
     /// Every option of `state`, as the interpreter gives them.
     pub fn options(
         &self,
