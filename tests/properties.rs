@@ -260,12 +260,12 @@ impl RuleHeap {
             ));
         }
         match self.split {
-            Some(true) => rules.push(format!("for a in 1..n if a < n - a {{ n = [a, n - a] }}")),
-            Some(false) => rules.push(format!("for a in 1..=n / 2 {{ n = [a, n - a] }}")),
+            Some(true) => rules.push("for a in 1..n if a < n - a { n = [a, n - a] }".to_string()),
+            Some(false) => rules.push("for a in 1..=n / 2 { n = [a, n - a] }".to_string()),
             None => {}
         }
         if rules.is_empty() {
-            rules.push(format!("for k in 1..=min(1, n) {{ n -= k }}"));
+            rules.push("for k in 1..=min(1, n) { n -= k }".to_string());
         }
         format!("game {name} on n {{\n    {}\n}}", rules.join("\n    "))
     }
