@@ -3,8 +3,8 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::builtins::{self, Kind, Returns};
 use crate::error::Error;
-use crate::eval::builtins;
 use crate::eval::value::{shape_of, Shape, Value};
 use crate::eval::Globals;
 use crate::game::octal::Octal;
@@ -43,6 +43,17 @@ impl Ty {
             Value::Game(g) => Ty::Game(g.shape.clone()),
             Value::Family(f) => Ty::Family(f.arity, f.shape.clone()),
             Value::Position(_) => Ty::Position,
+        }
+    }
+
+    /// Whether a value of this type may be an argument of this kind (always, when unknown).
+    fn fits(&self, kind: Kind) -> bool {
+        match kind {
+            Kind::Int => matches!(self, Ty::Int | Ty::Unknown),
+            Kind::Ints => matches!(self, Ty::List | Ty::Set | Ty::Range | Ty::Unknown),
+            Kind::Sized => matches!(self, Ty::List | Ty::Set | Ty::Str | Ty::Range | Ty::Unknown),
+            Kind::Position => matches!(self, Ty::Position | Ty::Unknown),
+            Kind::Str => matches!(self, Ty::Str | Ty::Unknown),
         }
     }
 
@@ -113,7 +124,7 @@ impl Checker<'_> {
         let mut names: Vec<String> = self.locals.iter().map(|(n, _)| n.clone()).collect();
         names.extend(self.declared.keys().cloned());
         names.extend(self.globals.keys().cloned());
-        names.extend(builtins::BUILTINS.iter().map(|(n, _)| n.to_string()));
+        names.extend(builtins::BUILTINS.iter().map(|b| b.name.to_string()));
         names
     }
 
@@ -440,7 +451,7 @@ impl Checker<'_> {
             ExprKind::Var(name) => match self.lookup(name) {
                 Some(ty) => ty,
                 None => {
-                    if builtins::is_builtin(name) {
+                    if builtins::builtin(name).is_some() {
                         self.errors.push(Error::invalid(
                             format!("`{name}` is a function"),
                             expr.span,
@@ -599,46 +610,34 @@ impl Checker<'_> {
     fn call(&mut self, callee: &Expr, args: &[Expr], span: Span) -> Ty {
         if let ExprKind::Var(name) = &callee.kind {
             if self.lookup(name).is_none() {
-                if let Some(arities) = builtins::arities(name) {
-                    if !arities.contains(&args.len()) {
+                if let Some(builtin) = builtins::builtin(name) {
+                    let form = builtin.form(args.len());
+                    if form.is_none() {
                         self.errors.push(Error::Arity {
                             name: name.clone(),
-                            expected: builtins::describe_arity(arities),
+                            expected: builtin.describe_arity(),
                             found: args.len(),
                             span,
-                            help: format!("see `{name}` in LANGUAGE.md"),
+                            help: format!(
+                                "see `{name}` in docs/LANGUAGE.md, section \"Built-in functions\""
+                            ),
                         });
                     }
                     let arg_types: Vec<Ty> = args.iter().map(|a| self.expr(a)).collect();
-                    let on_positions = name != "read"
-                        && matches!(
-                            name.as_str(),
-                            "grundy" | "outcome" | "options" | "wins" | "state"
-                        );
-                    for (ty, arg) in arg_types.iter().zip(args) {
-                        let bad = match ty {
-                            Ty::Unknown => false,
-                            Ty::Position => !on_positions,
-                            _ => on_positions,
-                        };
-                        if bad {
-                            let expected = if on_positions {
-                                "a position"
-                            } else {
-                                "an integer or a list"
-                            };
+                    for ((ty, arg), &kind) in arg_types.iter().zip(args).zip(form.unwrap_or(&[])) {
+                        if !ty.fits(kind) {
                             self.errors.push(Error::type_mismatch(
-                                expected,
+                                kind.name(),
                                 ty.name(),
                                 arg.span,
-                                format!("`{name}` takes {expected}"),
+                                format!("`{name}` takes {}", kind.name()),
                             ));
                         }
                     }
-                    return match name.as_str() {
-                        "outcome" => Ty::Str,
-                        "options" | "wins" | "state" | "read" => Ty::List,
-                        _ => Ty::Int,
+                    return match builtin.returns {
+                        Returns::Int => Ty::Int,
+                        Returns::Str => Ty::Str,
+                        Returns::List => Ty::List,
                     };
                 }
             }

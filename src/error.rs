@@ -13,7 +13,7 @@ pub enum Error {
     #[error("syntax error: {message}")]
     #[diagnostic(
         code(grundy::syntax),
-        help("see LANGUAGE.md for the form of each statement")
+        help("the form of each statement: docs/LANGUAGE.md, section \"Statements\"")
     )]
     Syntax {
         message: String,
@@ -171,15 +171,18 @@ pub enum Error {
         span: Span,
     },
 
-    /// A huge heap of a game with no closed form and no proved period: `grundy grundys[10^18]`.
+    /// A huge heap of a game with no closed form and no proved period, whose moves reach too
+    /// many smaller heaps to search: `grundy grundys[10^18]`. `reach` says what a search from
+    /// the heap found, when one was made.
     #[error("heap {heap} is beyond what can be computed, and no period is proved for this game")]
     #[diagnostic(
         code(grundy::unproved),
-        help("values are known up to heap {known}; huge heaps are answered only from a closed form or a period a theorem proves (see `period`)")
+        help("values are known up to heap {known}{reach}; huge heaps are answered only from a closed form, a period a theorem proves (see `period`), or a search when their moves reach few heaps")
     )]
     Unproved {
         heap: i64,
         known: usize,
+        reach: String,
         #[label("this heap")]
         span: Span,
     },

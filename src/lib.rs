@@ -2,6 +2,7 @@
 //!
 //! The pipeline is [`Session::run`]: parse → check → evaluate.
 
+pub mod builtins;
 pub mod check;
 pub mod error;
 pub mod eval;

@@ -101,3 +101,7 @@ fn state_limit() {
         limits
     ));
 }
+snapshot!(
+    builtin_argument_kinds,
+    "print 1\nprint read(3)\nprint len(7)\nprint min(true, 1)\nprint grundy([3])"
+);

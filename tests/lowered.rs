@@ -193,7 +193,7 @@ fn octal_code() -> impl Strategy<Value = (String, Vec<u8>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     #[test]
     fn octal_codes_as_rules_are_octal_codes((code, digits) in octal_code(), seed in any::<u64>()) {

@@ -300,3 +300,43 @@ fn moves_in_unordered_games_show_the_state_as_played() {
         "moves xor_nim[1, 2, 3]"
     ]));
 }
+
+/// The quoted words of a piece of the grammar.
+fn quoted(text: &str) -> Vec<String> {
+    text.split('"')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_keywords_are_those_of_the_grammar() {
+    let grammar = include_str!("../grammar/grundy.pest");
+    let mut in_grammar: Vec<String> = grammar
+        .lines()
+        .filter(|line| line.starts_with("kw_"))
+        .map(|line| {
+            let word = quoted(line).into_iter().next();
+            word.unwrap_or_else(|| panic!("a keyword rule without its word: {line}"))
+        })
+        .collect();
+    let reserved = grammar
+        .split_once("keyword    = @{")
+        .and_then(|(_, rest)| rest.split_once('}'))
+        .expect("the grammar's `keyword` rule")
+        .0;
+    for word in quoted(reserved) {
+        assert!(
+            in_grammar.contains(&word),
+            "the reserved word `{word}` has no kw_ rule"
+        );
+    }
+    let mut in_repl: Vec<String> = grundy::repl::KEYWORDS
+        .iter()
+        .map(|k| k.to_string())
+        .collect();
+    in_grammar.sort();
+    in_repl.sort();
+    assert_eq!(in_repl, in_grammar, "the REPL's keywords and the grammar's");
+}

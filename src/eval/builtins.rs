@@ -1,155 +1,101 @@
-//! Built-in functions: `min`, `max`, `abs`, `len`, `sum`, `xor`, `count`, `mex`, and on
-//! positions `grundy`, `outcome`, `options`, `wins` and `state`.
+//! Running the built-in functions (the table of what they are is [`crate::builtins`]):
+//! `min`, `max`, `abs`, `len`, `sum`, `xor`, `count`, `mex`, `read`, and on positions
+//! `grundy`, `outcome`, `options`, `wins` and `state`.
 
 use std::sync::Arc;
 
-use super::expr::{plural, solve_error, Eval};
+use super::expr::{solve_error, Eval};
+use super::read::{self, ReadLimits};
 use super::value::{PositionValue, Shape, Value};
+use crate::builtins::{Builtin, Function};
 use crate::error::Error;
-use crate::game::{mex, Move};
+use crate::game::{mex, Limits, Move};
 use crate::span::Span;
 use crate::syntax::ast::Expr;
 
-/// Every built-in function with the numbers of arguments it takes.
-pub const BUILTINS: &[(&str, &[usize])] = &[
-    ("min", &[1, 2]),
-    ("max", &[1, 2]),
-    ("abs", &[1]),
-    ("len", &[1]),
-    ("sum", &[1]),
-    ("xor", &[1]),
-    ("count", &[1]),
-    ("mex", &[1]),
-    ("grundy", &[1]),
-    ("outcome", &[1]),
-    ("options", &[1]),
-    ("wins", &[1]),
-    ("state", &[1]),
-    ("read", &[1]),
-];
-
-pub fn is_builtin(name: &str) -> bool {
-    BUILTINS.iter().any(|(n, _)| *n == name)
-}
-
-pub fn arities(name: &str) -> Option<&'static [usize]> {
-    BUILTINS.iter().find(|(n, _)| *n == name).map(|(_, a)| *a)
-}
-
-/// `min` and `max` in words: "1 or 2 arguments".
-pub fn describe_arity(arities: &[usize]) -> String {
-    match arities {
-        [n] => plural(*n, "argument"),
-        _ => format!(
-            "{} arguments",
-            arities
-                .iter()
-                .map(|a| a.to_string())
-                .collect::<Vec<_>>()
-                .join(" or ")
-        ),
-    }
-}
-
+/// Calls `builtin` on `args`; `callee` is the span of its name, `span` of the whole call.
 pub fn call<'a>(
     eval: &mut Eval<'_, 'a>,
-    name: &str,
+    builtin: &Builtin,
     args: &'a [Expr],
     callee: Span,
     span: Span,
 ) -> Result<Value, Error> {
-    let allowed = arities(name).expect("a built-in");
-    if !allowed.contains(&args.len()) {
+    if builtin.form(args.len()).is_none() {
         return Err(Error::Arity {
-            name: name.to_string(),
-            expected: describe_arity(allowed),
+            name: builtin.name.to_string(),
+            expected: builtin.describe_arity(),
             found: args.len(),
             span,
-            help: usage(name).to_string(),
+            help: builtin.usage.to_string(),
         });
     }
-    if let ("min" | "max", [a, b]) = (name, args) {
+    let function = builtin.function;
+    if let (Function::Min | Function::Max, [a, b]) = (function, args) {
         let (x, y) = (eval.int(a)?, eval.int(b)?);
-        return Ok(Value::Int(if name == "min" { x.min(y) } else { x.max(y) }));
+        let pick = if function == Function::Min {
+            x.min(y)
+        } else {
+            x.max(y)
+        };
+        return Ok(Value::Int(pick));
     }
     let arg = &args[0];
-    match name {
-        "state" => return Ok(state(&*eval.position(arg)?)),
-        "read" => return read(eval, arg),
-        "grundy" | "outcome" | "options" | "wins" => {
-            let p = eval.position(arg)?;
-            let engine = eval.engine(callee)?;
-            let result = match name {
-                "grundy" => engine.value(&p.position).map(|v| Value::Int(v as i64)),
-                "outcome" => engine
-                    .gvalue(&p.position)
-                    .map(|v| Value::str(v.outcome().letter())),
-                "options" => engine.moves(&p.position).map(|m| results(&p, m)),
-                _ => engine.wins(&p.position).map(|m| results(&p, m)),
-            };
-            return result.map_err(|e| solve_error(e, span));
-        }
-        "abs" => {
+    let on_position = match function {
+        Function::Grundy | Function::Outcome | Function::Options | Function::Wins => true,
+        Function::State => return Ok(state(&*eval.position(arg)?)),
+        Function::Read => return read(eval, arg),
+        Function::Abs => {
             let n = eval.int(arg)?;
             return n
                 .checked_abs()
                 .map(Value::Int)
                 .ok_or_else(|| Error::overflow(format!("abs({n})"), span));
         }
-        "len" => {
-            let value = eval.eval(arg)?;
-            let len = match &value {
-                Value::List(items) => items.len() as i64,
-                Value::Set(items) => items.len() as i64,
-                Value::Str(s) => s.chars().count() as i64,
-                Value::Range {
-                    start,
-                    last: Some(last),
-                } => {
-                    if last < start {
-                        0
-                    } else {
-                        last.checked_sub(*start)
-                            .and_then(|d| d.checked_add(1))
-                            .ok_or_else(|| Error::overflow("len of range", arg.span))?
-                    }
-                }
-                other => {
-                    return Err(Error::type_mismatch(
-                        "a list, set, string or finite range",
-                        other.type_name(),
-                        arg.span,
-                        usage(name),
-                    ))
-                }
-            };
-            return Ok(Value::Int(len));
-        }
-        _ => {}
+        Function::Len => return len(eval, builtin, arg),
+        Function::Min
+        | Function::Max
+        | Function::Sum
+        | Function::Xor
+        | Function::Count
+        | Function::Mex => false,
+    };
+    if on_position {
+        let p = eval.position(arg)?;
+        let engine = eval.engine(callee)?;
+        let result = match function {
+            Function::Grundy => engine.value(&p.position).map(|v| Value::Int(v as i64)),
+            Function::Outcome => engine
+                .gvalue(&p.position)
+                .map(|v| Value::str(v.outcome().letter())),
+            Function::Options => engine.moves(&p.position).map(|m| results(&p, m)),
+            _ => engine.wins(&p.position).map(|m| results(&p, m)),
+        };
+        return result.map_err(|e| solve_error(e, span));
     }
     let items = ints(eval, arg)?;
-    let result = match name {
-        "min" | "max" => {
-            let best = if name == "min" {
+    let result = match function {
+        Function::Min | Function::Max => {
+            let best = if function == Function::Min {
                 items.iter().min()
             } else {
                 items.iter().max()
             };
             *best.ok_or_else(|| {
                 Error::invalid(
-                    format!("`{name}` of an empty list"),
+                    format!("`{}` of an empty list", builtin.name),
                     arg.span,
                     "give at least one element",
                 )
             })?
         }
-        "sum" => items
+        Function::Sum => items
             .iter()
             .try_fold(0i64, |acc, &x| acc.checked_add(x))
             .ok_or_else(|| Error::overflow("sum", span))?,
-        "xor" => items.iter().fold(0, |acc, &x| acc ^ x),
-        "count" => items.iter().filter(|&&x| x != 0).count() as i64,
-        "mex" => {
+        Function::Xor => items.iter().fold(0, |acc, &x| acc ^ x),
+        Function::Count => items.iter().filter(|&&x| x != 0).count() as i64,
+        _ => {
             let mut values: Vec<u64> = items
                 .iter()
                 .filter(|&&x| x >= 0)
@@ -157,23 +103,38 @@ pub fn call<'a>(
                 .collect();
             mex(&mut values) as i64
         }
-        _ => unreachable!("every built-in is handled"),
     };
     Ok(Value::Int(result))
 }
 
-fn usage(name: &str) -> &'static str {
-    match name {
-        "min" | "max" => "of two integers or of a list: `min(a, b)`, `max([3, 1, 2])`",
-        "abs" => "`abs(n)` of an integer",
-        "len" => "`len(s)` of a list, set, string or finite range",
-        "sum" | "xor" | "count" | "mex" => {
-            "of a list, set or finite range of integers: `xor([3, 4, 5])`"
+fn len<'a>(eval: &mut Eval<'_, 'a>, builtin: &Builtin, arg: &'a Expr) -> Result<Value, Error> {
+    let value = eval.eval(arg)?;
+    let len = match &value {
+        Value::List(items) => items.len() as i64,
+        Value::Set(items) => items.len() as i64,
+        Value::Str(s) => s.chars().count() as i64,
+        Value::Range {
+            start,
+            last: Some(last),
+        } => {
+            if last < start {
+                0
+            } else {
+                last.checked_sub(*start)
+                    .and_then(|d| d.checked_add(1))
+                    .ok_or_else(|| Error::overflow("len of range", arg.span))?
+            }
         }
-        "state" => "`state(p)`: the heaps or counters of a position, as a list",
-        "read" => "`read(\"heaps.txt\")`: every integer in a text file, as a list",
-        _ => "of a position: `grundy(nim[3, 4])`",
-    }
+        other => {
+            return Err(Error::type_mismatch(
+                "a list, set, string or finite range",
+                other.type_name(),
+                arg.span,
+                builtin.usage,
+            ))
+        }
+    };
+    Ok(Value::Int(len))
 }
 
 /// Every integer in a text file (a path relative to the working folder), as a list.
@@ -189,37 +150,18 @@ fn read<'a>(eval: &mut Eval<'_, 'a>, arg: &'a Expr) -> Result<Value, Error> {
             ))
         }
     };
-    let text = std::fs::read_to_string(&*path).map_err(|e| {
-        Error::invalid(
-            format!("cannot read `{path}`: {e}"),
-            arg.span,
-            "the path is relative to the folder grundy runs in",
-        )
-    })?;
-    let mut numbers = Vec::new();
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let negative = bytes[i] == b'-' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
-        if !(bytes[i].is_ascii_digit() || negative) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        i += 1;
-        while i < bytes.len() && bytes[i].is_ascii_digit() {
-            i += 1;
-        }
-        let token = &text[start..i];
-        let n: i64 = token.parse().map_err(|_| {
-            Error::invalid(
-                format!("`{path}` holds `{token}`, which does not fit in 64 bits"),
-                arg.span,
-                "integers are 64-bit signed",
-            )
-        })?;
-        numbers.push(Value::Int(n));
-    }
+    let max_elements = eval.host.max_elements();
+    let max_memory = eval
+        .host
+        .engine()
+        .map_or(Limits::default().max_memory, |e| e.limits.max_memory);
+    let host = &*eval.host;
+    let limits = ReadLimits {
+        max_elements,
+        max_memory,
+        interrupted: &|| host.interrupted(),
+    };
+    let numbers = read::integers(&path, arg.span, &limits)?;
     Ok(Value::list(numbers))
 }
 

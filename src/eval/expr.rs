@@ -55,7 +55,22 @@ pub fn solve_error(error: SolveError, span: Span) -> Error {
             megabytes: bytes >> 20,
             span,
         },
-        SolveError::Unknown { heap, known } => Error::Unproved { heap, known, span },
+        SolveError::Unknown {
+            heap,
+            known,
+            searched,
+        } => Error::Unproved {
+            heap,
+            known,
+            reach: searched.map_or(String::new(), |states| {
+                format!(
+                    ", and a search from it reached more than {} states and options \
+                     ({states} states) before it gave up",
+                    crate::game::solver::HUGE_REACH
+                )
+            }),
+            span,
+        },
         SolveError::TooManyOptions => Error::TooManyOptions { span },
         SolveError::LoopySplit(position) => Error::LoopySplit { position, span },
         SolveError::Infinite => Error::InfiniteValue { span },
@@ -306,8 +321,10 @@ impl<'h, 'a> Eval<'h, 'a> {
 
     fn call(&mut self, callee: &'a Expr, args: &'a [Expr], span: Span) -> Result<Value, Error> {
         if let ExprKind::Var(name) = &callee.kind {
-            if self.lookup(name).is_none() && builtins::is_builtin(name) {
-                return builtins::call(self, name, args, callee.span, span);
+            if self.lookup(name).is_none() {
+                if let Some(builtin) = crate::builtins::builtin(name) {
+                    return builtins::call(self, builtin, args, callee.span, span);
+                }
             }
         }
         match self.eval(callee)? {

@@ -4,6 +4,7 @@ pub mod builtins;
 mod explore;
 pub mod expr;
 mod plot;
+mod read;
 mod rules;
 mod sweep;
 pub use rules::interpret_only;

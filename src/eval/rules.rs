@@ -14,7 +14,7 @@ use crate::error::{Error, Origin};
 use crate::game::heap::HeapRules;
 use crate::game::lines::LineRules;
 use crate::game::period::Structure;
-use crate::game::{Engine, Game, SolveError};
+use crate::game::{Emit, Engine, Game, SolveError};
 use crate::span::Span;
 use crate::syntax::ast::{BinaryOp, GameDecl, GameDef, Rule, StateShape, Update, UpdateOp};
 
@@ -286,7 +286,7 @@ impl RuleGame {
     }
 
     /// Every option of `state`: one per binding of each rule that passes its condition.
-    fn rule_options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), Error> {
+    fn rule_options(&self, state: &[i64], emit: &mut Emit<'_>) -> Result<(), Error> {
         if let Some(compiled) = &self.compiled {
             if !INTERPRET_ONLY.with(Cell::get) {
                 let interrupted = || self.interrupt.load(Ordering::Relaxed);
@@ -304,7 +304,11 @@ impl RuleGame {
                 eval.push(name, value);
             }
             let base = state.to_vec();
+            let mut stopped = false;
             for rule in rules {
+                if stopped {
+                    break;
+                }
                 eval.for_each(&rule.binders, &mut |eval| {
                     if let Some(condition) = &rule.condition {
                         if !eval.bool(condition)? {
@@ -324,7 +328,10 @@ impl RuleGame {
                     for (name, value) in state_values(shape, &base) {
                         eval.set(name, value);
                     }
-                    emit(&option?);
+                    if emit(&option?).is_break() {
+                        stopped = true;
+                        return Ok(Flow::Stop);
+                    }
                     Ok(Flow::Continue)
                 })?;
             }
@@ -338,7 +345,7 @@ impl Game for RuleGame {
         matches!(self.parts().0, StateShape::Heap(_))
     }
 
-    fn options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), SolveError> {
+    fn options(&self, state: &[i64], emit: &mut Emit<'_>) -> Result<(), SolveError> {
         self.rule_options(state, emit)
             .map_err(|e| SolveError::Rule(e.declared_in(&self.origin)))
     }

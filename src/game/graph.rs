@@ -2,7 +2,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{Game, SolveError};
+use super::{Emit, Game, SolveError};
 
 /// A directed graph on named nodes; a state is one token, given by its node's index.
 #[derive(Clone, Debug)]
@@ -58,9 +58,11 @@ impl Game for Graph {
         true
     }
 
-    fn options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), SolveError> {
+    fn options(&self, state: &[i64], emit: &mut Emit<'_>) -> Result<(), SolveError> {
         for &to in &self.edges[state[0] as usize] {
-            emit(&[to as i64]);
+            if emit(&[to as i64]).is_break() {
+                break;
+            }
         }
         Ok(())
     }

@@ -4,7 +4,7 @@
 //! keeping for each line the set of values already on it, so that the mex of a state costs
 //! the size of those sets in words instead of the length of the lines.
 
-use super::{Limits, SolveError};
+use super::{budget, Limits, SolveError};
 
 /// The moves of a two-counter line game. Each is `(direction, from)`: subtract `k` from the
 /// counters whose flag is set, for `from <= k <= ` the least of those counters.
@@ -43,6 +43,21 @@ impl LineSweep {
         self.values.len()
     }
 
+    /// The bytes of the values.
+    pub fn bytes(&self) -> usize {
+        budget::boxed(self.values.capacity() * 4)
+    }
+
+    /// The most bytes a sweep of a `rows` x `cols` box holds: the old values and the new, and
+    /// each line's set of values (a value is below the number of options, `2 * (rows + cols)`).
+    fn sweep_bytes(&self, rows: usize, cols: usize) -> usize {
+        let lines = self.rules.lines.len() * (rows + cols);
+        let words = (2 * (rows + cols)).div_ceil(64) + 1;
+        self.bytes()
+            + budget::boxed(rows.saturating_mul(cols).saturating_mul(4))
+            + lines.saturating_mul(24 + budget::boxed(words * 8))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
@@ -67,12 +82,18 @@ impl LineSweep {
                 }
             };
             let (mut rows, mut cols) = (grow(self.rows, a), grow(self.cols, b));
-            let over = |r: usize, c: usize| r.saturating_mul(c) > limits.max_states;
+            let over = |r: usize, c: usize| {
+                r.saturating_mul(c) > limits.max_states
+                    || self.sweep_bytes(r, c) > limits.max_memory
+            };
             if over(rows, cols) {
                 rows = self.rows.max(a + 1);
                 cols = self.cols.max(b + 1);
-                if over(rows, cols) {
+                if rows.saturating_mul(cols) > limits.max_states {
                     return Err(SolveError::StateLimit(limits.max_states));
+                }
+                if self.sweep_bytes(rows, cols) > limits.max_memory {
+                    return Err(SolveError::MemoryLimit(limits.max_memory));
                 }
             }
             self.sweep(rows, cols, limits)?;

@@ -2,10 +2,11 @@
 //! return to an earlier position and a game may be drawn.
 
 use std::fmt;
+use std::ops::ControlFlow;
 
 use rustc_hash::FxHashMap;
 
-use super::{Game, Limits, SolveError};
+use super::{budget, Game, Limits, SolveError};
 
 /// A generalized Grundy value: a finite value, or infinity together with the finite values
 /// of its options.
@@ -95,7 +96,7 @@ pub fn label(
     if known.contains_key(root) {
         return Ok(());
     }
-    let (states, followers) = reachable(game, root, limits)?;
+    let (states, followers) = reachable(game, root, limits, known)?;
     let n = states.len();
     let mut labels: Vec<Option<Label>> = vec![None; n];
     let mut unlabeled = n;
@@ -158,36 +159,37 @@ pub fn label(
     Ok(())
 }
 
+/// The bytes of the values labelled so far (`known`), as many again for the values about to
+/// be (`more` states of `width` counters), and the labels of the states being labelled.
+fn known_bytes(known: &FxHashMap<Box<[i64]>, GValue>, more: usize, width: usize) -> usize {
+    let entry = size_of::<(Box<[i64]>, GValue)>() + budget::boxed(width * 8);
+    budget::table(known, false) + (known.len() + more) * entry * 2 + more * size_of::<Label>()
+}
+
 /// The states reachable from `root` and their followers. A heap option with no heaps left is
-/// the state `None`, with no followers.
+/// the state `None`, with no followers. Everything it holds, and what labelling it will take,
+/// count against the memory limit as the states are found.
 #[allow(clippy::type_complexity)]
 fn reachable(
     game: &dyn Game,
     root: &[i64],
     limits: &Limits,
+    known: &FxHashMap<Box<[i64]>, GValue>,
 ) -> Result<(Vec<Option<Box<[i64]>>>, Vec<Vec<usize>>), SolveError> {
     let heap_like = game.heap_like();
+    let width = root.len();
+    let key = budget::boxed(width * 8);
     let mut index: FxHashMap<Option<Box<[i64]>>, usize> = FxHashMap::default();
-    let mut states: Vec<Option<Box<[i64]>>> = Vec::new();
-    let mut followers: Vec<Vec<usize>> = Vec::new();
-    let mut intern =
-        |state: Option<Box<[i64]>>, states: &mut Vec<_>, followers: &mut Vec<Vec<usize>>| {
-            *index.entry(state.clone()).or_insert_with(|| {
-                states.push(state);
-                followers.push(Vec::new());
-                states.len() - 1
-            })
-        };
-    intern(Some(root.into()), &mut states, &mut followers);
+    let mut states: Vec<Option<Box<[i64]>>> = vec![Some(root.into())];
+    let mut followers: Vec<Vec<usize>> = vec![Vec::new()];
+    index.insert(Some(root.into()), 0);
+    // The bytes of the followers' lists and of the keys (each twice: in `index` and `states`).
+    let mut held = 2 * key;
+    let mut options: Vec<Option<Box<[i64]>>> = Vec::new();
     let mut next = 0;
     while next < states.len() {
         if states.len() > limits.max_states {
             return Err(SolveError::StateLimit(limits.max_states));
-        }
-        if states.len() * (root.len() * 8 + 2 * super::solver::SPARSE_ENTRY_BYTES)
-            > limits.max_memory
-        {
-            return Err(SolveError::MemoryLimit(limits.max_memory));
         }
         if next % 1024 == 0 {
             limits.check_interrupt()?;
@@ -196,9 +198,23 @@ fn reachable(
             next += 1;
             continue;
         };
-        let mut options: Vec<Option<Box<[i64]>>> = Vec::new();
+        // Each option may be a new state: its keys, its place in the tables, its label.
+        let room = |options: usize| {
+            let new = states.len() + options;
+            held + new * (2 * key + size_of::<Vec<usize>>() + 64)
+                + budget::table(&index, false)
+                + budget::vector(&states, options)
+                + budget::vector(&followers, options)
+                + known_bytes(known, new, width)
+        };
+        options.clear();
         let mut split = false;
-        game.options(&state, &mut |option| {
+        let mut over = false;
+        let result = game.options(&state, &mut |option| {
+            if room(options.len() + 1) + budget::vector(&options, 1) > limits.max_memory {
+                over = true;
+                return ControlFlow::Break(());
+            }
             if heap_like {
                 match option {
                     [] => options.push(None),
@@ -210,14 +226,29 @@ fn reachable(
                 game.canonicalize(&mut option);
                 options.push(Some(option.into()));
             }
-        })?;
+            ControlFlow::Continue(())
+        });
+        if over {
+            return Err(SolveError::MemoryLimit(limits.max_memory));
+        }
+        result?;
         if split {
             return Err(SolveError::LoopySplit(game.describe(&state)));
         }
-        for option in options {
-            let id = intern(option, &mut states, &mut followers);
+        for option in options.drain(..) {
+            let id = match index.get(&option) {
+                Some(&id) => id,
+                None => {
+                    held += 2 * key;
+                    index.insert(option.clone(), states.len());
+                    states.push(option);
+                    followers.push(Vec::new());
+                    states.len() - 1
+                }
+            };
             followers[next].push(id);
         }
+        held += budget::boxed(followers[next].capacity() * 8);
         next += 1;
     }
     Ok((states, followers))

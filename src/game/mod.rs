@@ -1,6 +1,7 @@
 //! The game engine: games expose states and options; solvers value them by mex with memoization.
 //! Nothing here knows the syntax of the language.
 
+pub mod budget;
 pub mod graph;
 pub mod heap;
 pub mod lines;
@@ -18,11 +19,15 @@ pub use method::Method;
 pub use position::{Engine, GameId, Move, Part, Position};
 pub use solver::Solver;
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::error::Error;
+
+/// What receives the options of a state: it breaks to stop the listing.
+pub type Emit<'a> = dyn FnMut(&[i64]) -> ControlFlow<()> + 'a;
 
 /// A game as the solvers see it: states are short integer vectors, and a state lists its options.
 ///
@@ -32,8 +37,9 @@ use crate::error::Error;
 pub trait Game: Send + Sync {
     fn heap_like(&self) -> bool;
 
-    /// Calls `emit` once per option, with the option's heaps (heap-like) or its state.
-    fn options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), SolveError>;
+    /// Calls `emit` once per option, with the option's heaps (heap-like) or its state, and
+    /// stops listing (returning `Ok`) as soon as `emit` breaks: a search over its budget.
+    fn options(&self, state: &[i64], emit: &mut Emit<'_>) -> Result<(), SolveError>;
 
     /// Puts a state in the form under which equal states are stored once (e.g. sorted when the
     /// counters are unordered).
@@ -74,10 +80,12 @@ pub enum SolveError {
     /// The memo tables of a game would take more than this many bytes.
     MemoryLimit(usize),
     /// A heap beyond what can be computed, in a game with no proved period or closed form;
-    /// values are known up to `known`.
+    /// values are known up to `known`. `searched`: when a search from the heap gave up because
+    /// it reached too many heaps below it, how many states it had pushed.
     Unknown {
         heap: i64,
         known: usize,
+        searched: Option<usize>,
     },
     /// A position with more options than can be listed (a huge heap).
     TooManyOptions,

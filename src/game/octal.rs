@@ -1,7 +1,7 @@
 //! Octal games, with codes written as in Winning Ways (`0.07`, `0.137`, `4.07`).
 
 use super::heap::{HeapRules, Take};
-use super::{Game, SolveError};
+use super::{Emit, Game, SolveError};
 
 /// An octal game: digit `d_j` says in which ways `j` tokens may be taken from a heap. Bit 1:
 /// when they are the whole heap; bit 2: leaving one heap; bit 4: leaving two non-empty heaps.
@@ -55,7 +55,7 @@ impl Game for Octal {
         true
     }
 
-    fn options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), SolveError> {
+    fn options(&self, state: &[i64], emit: &mut Emit<'_>) -> Result<(), SolveError> {
         let n = state[0];
         for (j, &d) in self.digits.iter().enumerate() {
             let j = j as i64;
@@ -63,15 +63,17 @@ impl Game for Octal {
                 break;
             }
             let rest = n - j;
-            if d & 1 != 0 && j > 0 && rest == 0 {
-                emit(&[]);
+            if d & 1 != 0 && j > 0 && rest == 0 && emit(&[]).is_break() {
+                return Ok(());
             }
-            if d & 2 != 0 && j > 0 && rest > 0 {
-                emit(&[rest]);
+            if d & 2 != 0 && j > 0 && rest > 0 && emit(&[rest]).is_break() {
+                return Ok(());
             }
             if d & 4 != 0 {
                 for a in 1..=rest / 2 {
-                    emit(&[a, rest - a]);
+                    if emit(&[a, rest - a]).is_break() {
+                        return Ok(());
+                    }
                 }
             }
         }

@@ -120,6 +120,7 @@ impl Engine {
         pattern.value(n).ok_or(SolveError::Unknown {
             heap: n,
             known: pattern.analysis.looked,
+            searched: None,
         })
     }
 
@@ -180,6 +181,7 @@ impl Engine {
                 return Err(SolveError::Unknown {
                     heap: n,
                     known: self.pattern(game)?.analysis.looked,
+                    searched: None,
                 })
             }
         }

@@ -7,8 +7,7 @@ use rustc_hash::FxHashMap;
 use super::loopy::{self, GValue, Outcome};
 use super::pattern::{Pattern, HUGE};
 use super::period::Structure;
-use super::solver::SPARSE_ENTRY_BYTES;
-use super::{mex, Game, Limits, Method, SolveError, Solver};
+use super::{budget, mex, Game, Limits, Method, SolveError, Solver};
 
 /// Which game instance a component belongs to: an index into the engine.
 pub type GameId = usize;
@@ -115,6 +114,7 @@ pub struct Engine {
     /// Generalized values of the games found to be loopy.
     loopy: FxHashMap<GameId, FxHashMap<Box<[i64]>, GValue>>,
     misere: FxHashMap<Vec<Part>, u32>,
+    /// The bytes of the keys of `misere`, beyond the table's own.
     misere_bytes: usize,
     pub limits: Limits,
     /// Whether this is the engine of a worker of a parallel sweep (see [`super::sweep`]).
@@ -177,17 +177,20 @@ impl Engine {
     }
 
     /// The Grundy value of one component under normal play.
+    /// A heap of a game with a closed form or a period theorem is answered from them when it can
+    /// be; a huge heap of an octal-style game only from them (its moves reach every smaller
+    /// heap); any other heap by the solver, which searches huge heaps of sparse reach.
     pub fn part_value(&mut self, part: &Part) -> Result<u64, SolveError> {
-        if self.solvers[part.game].game().heap_like()
-            && part.state[0] > 4096
-            && *self.structure(part.game) != Structure::Unknown
-        {
-            match self.huge_value(part.game, part.state[0]) {
-                Err(SolveError::Unknown { .. }) if part.state[0] < HUGE => {}
-                result => return result,
+        let n = part.state[0];
+        let solver = &self.solvers[part.game];
+        if solver.game().heap_like() && n > 4096 {
+            let theorem = *self.structure(part.game) != Structure::Unknown;
+            if theorem || (n >= HUGE && solver.has_heap_sequence()) {
+                match self.huge_value(part.game, n) {
+                    Err(SolveError::Unknown { .. }) if n < HUGE => {}
+                    result => return result,
+                }
             }
-        } else if self.is_huge(part) {
-            return self.huge_value(part.game, part.state[0]);
         }
         let limits = self.limits.clone();
         self.solvers[part.game].value(&part.state, &limits)
@@ -280,7 +283,8 @@ impl Engine {
         }
         let mut played = Vec::with_capacity(options.len());
         game.options(&part.state, &mut |state| {
-            played.push(Box::<[i64]>::from(state))
+            played.push(Box::<[i64]>::from(state));
+            std::ops::ControlFlow::Continue(())
         })?;
         Ok(options
             .into_iter()
@@ -421,7 +425,9 @@ impl Engine {
         let result = self.misere_search(root.clone(), &mut stack);
         if result.is_err() {
             for (key, _, _) in stack {
-                self.misere.remove(&key);
+                if self.misere.remove(&key).is_some() {
+                    self.misere_bytes -= parts_bytes(&key);
+                }
             }
         }
         result?;
@@ -434,6 +440,9 @@ impl Engine {
         stack: &mut Vec<MisereFrame>,
     ) -> Result<(), SolveError> {
         let options = self.misere_options(&root)?;
+        // The bytes the frames hold: their keys and their options.
+        let mut frames = misere_frame_bytes(&root, &options);
+        self.misere_bytes += parts_bytes(&root);
         self.misere.insert(root.clone(), ACTIVE);
         stack.push((root, options, 0));
         let mut values = Vec::new();
@@ -458,12 +467,18 @@ impl Engine {
                             self.limits.check_interrupt()?;
                         }
                         let grand = self.misere_options(&child)?;
-                        self.misere_bytes +=
-                            child.iter().map(|p| p.state.len() * 8 + 24).sum::<usize>()
-                                + SPARSE_ENTRY_BYTES;
-                        if self.misere_bytes > self.limits.max_memory {
+                        let frame = misere_frame_bytes(&child, &grand);
+                        let held = budget::table(&self.misere, true)
+                            + self.misere_bytes
+                            + parts_bytes(&child)
+                            + frames
+                            + frame
+                            + budget::vector(stack, 1);
+                        if held > self.limits.max_memory {
                             return Err(SolveError::MemoryLimit(self.limits.max_memory));
                         }
+                        frames += frame;
+                        self.misere_bytes += parts_bytes(&child);
                         self.misere.insert(child.clone(), ACTIVE);
                         stack.push((child, grand, 0));
                     }
@@ -471,6 +486,7 @@ impl Engine {
                 continue;
             }
             let (key, options, _) = stack.pop().expect("stack is not empty");
+            frames -= misere_frame_bytes(&key, &options);
             let value = if options.is_empty() {
                 1
             } else {
@@ -494,6 +510,20 @@ impl Engine {
             .collect::<Vec<_>>()
             .join(" + ")
     }
+}
+
+/// The bytes of a list of components: the list's buffer and each state's.
+fn parts_bytes(parts: &Vec<Part>) -> usize {
+    budget::vector(parts, 0)
+        + parts
+            .iter()
+            .map(|p| budget::boxed(p.state.len() * 8))
+            .sum::<usize>()
+}
+
+/// The bytes a misère frame holds beyond its place on the stack: its key and its options.
+fn misere_frame_bytes(key: &Vec<Part>, options: &Vec<Vec<Part>>) -> usize {
+    parts_bytes(key) + budget::vector(options, 0) + options.iter().map(parts_bytes).sum::<usize>()
 }
 
 /// The position with component `i` replaced by the components `to`, in its place.

@@ -1,39 +1,74 @@
 //! Memoized mex search over one game, iterative so that deep games cannot overflow the stack.
+//!
+//! A heap-like game is valued in one of two ways, chosen from what its moves reach. Its table is
+//! dense, filled in order of heap size, when a target is near the heaps already known or when a
+//! search from the target reaches many of the heaps below it; otherwise the search from the
+//! target stores only the heaps it reaches (`n -> n / 2` reaches about 60 heaps from 10^18).
+//! Both give the value of the definition; they differ in what they store.
+//!
+//! Memory: the tables (by their real capacity), the stack of a search in progress (every state
+//! on it with its options) and the options being listed all count against the memory limit
+//! before they grow, and the states stored plus those on the stack against the state limit.
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use super::budget;
 use super::heap::HeapSequence;
 use super::lines::LineSweep;
+use super::pattern::HUGE;
 use super::period::Structure;
 use super::sweep::SweepLink;
 use super::{mex, Game, Limits, Method, SolveError};
+use stack::{Growth, Stack};
+
+mod stack;
 
 pub(super) const UNKNOWN: u32 = u32::MAX;
 const ACTIVE: u32 = u32::MAX - 1;
 
-/// What a hash-map entry costs beyond its key's counters: the boxed slice's pointer and length,
-/// the value, the table's control bytes and the allocation's own overhead.
-pub const SPARSE_ENTRY_BYTES: usize = 48;
+/// What a hash-map entry of the stores shared by a parallel sweep is estimated to cost beyond
+/// its key's counters: the entry, its share of a table between half and seven eighths full,
+/// and the control byte.
+pub const SPARSE_ENTRY_BYTES: usize = 80;
 
-/// Options stored flat: every option's integers one after another, and each option's
-/// `(start, end)` in them.
-type FlatOptions = (Vec<i64>, Vec<(u32, u32)>);
+/// A heap this close above the heaps already known is reached by filling the table in order.
+const NEAR: usize = 4096;
 
-/// The memo of one game instance: a dense table for heap-like games, a hash map otherwise.
-/// It lives as long as the run, so every query on the same game reuses it.
+/// The most states and listed options a search from a heap beyond any table reaches before it
+/// gives up: such a heap is answered only when its game reaches few heaps below it.
+pub const HUGE_REACH: usize = 1 << 20;
+
+/// The tables of a solver, to say which one is about to take an entry.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Table {
+    Packed,
+    Sparse,
+    Reached,
+}
+
+/// The memo of one game instance: a dense table for heap-like games (and a hash map of the
+/// heaps reached by searches beyond it), a hash map otherwise. It lives as long as the run, so
+/// every query on the same game reuses it.
 pub struct Solver {
     game: Arc<dyn Game>,
     /// The game's [`Game::heap_like`], asked once.
     heap_like: bool,
     dense: Vec<u32>,
+    /// Every heap below this one has its value stored.
+    filled: usize,
+    /// Heaps beyond the dense table, valued by a search from a target that reaches few heaps.
+    reached: FxHashMap<i64, u32>,
     sparse: FxHashMap<Box<[i64]>, u32>,
     /// States that fit, packed into one integer (see [`pack`]): cheaper to hash and compare.
     packed: FxHashMap<u128, u32>,
     stored: usize,
-    /// An estimate of the bytes the tables take.
-    bytes: usize,
+    /// The bytes of the keys of `sparse`, each its own allocation.
+    key_bytes: usize,
+    /// The arenas of searches, kept from one search to the next while they are small.
+    stack: Stack,
     visits: u32,
     /// For games with heap rules, their sequence, which replaces the search.
     heap: Option<HeapSequence>,
@@ -64,76 +99,79 @@ pub(super) fn pack(state: &[i64]) -> Option<u128> {
     Some(key)
 }
 
-struct Frame {
-    key: Box<[i64]>,
-    flat: Vec<i64>,
-    bounds: Vec<(u32, u32)>,
-    next_child: usize,
-    /// For games that are not heap-like, the values of the children seen so far (each recorded
-    /// when it is known, so that no child is looked up twice).
-    values: Vec<u64>,
-}
-
 impl Solver {
     pub fn new(game: Arc<dyn Game>) -> Solver {
-        let heap = game
+        let mut solver = Solver::new_empty(game.clone(), game.heap_like());
+        solver.heap = game
             .heap_rules()
             .filter(|rules| rules.is_valid())
             .map(HeapSequence::new);
-        let lines = game
+        solver.lines = game
             .line_rules()
             .filter(|rules| rules.is_valid())
             .map(LineSweep::new);
+        solver
+    }
+
+    /// A worker's solver in a parallel sweep: empty, reading through `link`.
+    pub(super) fn linked(link: SweepLink) -> Solver {
+        let mut solver = Solver::new_empty(link.base().game.clone(), link.base().heap_like);
+        solver.link = Some(link);
+        solver
+    }
+
+    fn new_empty(game: Arc<dyn Game>, heap_like: bool) -> Solver {
         Solver {
-            heap,
-            lines,
-            heap_like: game.heap_like(),
+            heap: None,
+            lines: None,
             game,
+            heap_like,
             dense: Vec::new(),
+            filled: 0,
+            reached: FxHashMap::default(),
             sparse: FxHashMap::default(),
             packed: FxHashMap::default(),
             stored: 0,
-            bytes: 0,
+            key_bytes: 0,
+            stack: Stack::default(),
             visits: 0,
             link: None,
         }
     }
 
-    /// A worker's solver in a parallel sweep: empty, reading through `link`.
-    pub(super) fn linked(link: SweepLink) -> Solver {
-        Solver {
-            heap: None,
-            lines: None,
-            game: link.base().game.clone(),
-            heap_like: link.base().heap_like,
-            dense: Vec::new(),
-            sparse: FxHashMap::default(),
-            packed: FxHashMap::default(),
-            stored: 0,
-            bytes: 0,
-            visits: 0,
-            link: Some(link),
-        }
-    }
-
-    /// The estimated bytes of the tables.
+    /// The bytes the tables hold.
     pub fn bytes(&self) -> usize {
-        self.bytes
+        self.bytes_with(None)
     }
 
-    /// Takes in the values a parallel sweep found (states this solver does not hold).
+    /// The bytes the tables hold, and hold while `growing` takes one more entry.
+    fn bytes_with(&self, growing: Option<Table>) -> usize {
+        let grows = |table| growing == Some(table);
+        budget::boxed(self.dense.capacity() * 4)
+            + budget::table(&self.packed, grows(Table::Packed))
+            + budget::table(&self.sparse, grows(Table::Sparse))
+            + budget::table(&self.reached, grows(Table::Reached))
+            + self.key_bytes
+            + self.heap.as_ref().map_or(0, HeapSequence::bytes)
+            + self.lines.as_ref().map_or(0, LineSweep::bytes)
+            + self.stack.bytes(Growth::default())
+    }
+
+    /// Takes in the values a parallel sweep found (states this solver does not hold), and how
+    /// many they are.
     pub(super) fn absorb(
         &mut self,
         shards: impl Iterator<Item = (FxHashMap<u128, u32>, FxHashMap<Box<[i64]>, u32>)>,
         stored: usize,
-        bytes: usize,
     ) {
         for (packed, sparse) in shards {
             self.packed.extend(packed);
-            self.sparse.extend(sparse);
+            for (key, value) in sparse {
+                self.key_bytes += budget::boxed(key.len() * 8);
+                self.sparse.insert(key, value);
+            }
         }
         self.stored += stored;
-        self.bytes += bytes;
     }
 
     /// The value of `state` if this solver's tables hold it, without computing anything: what a
@@ -159,6 +197,11 @@ impl Solver {
 
     pub fn game(&self) -> &Arc<dyn Game> {
         &self.game
+    }
+
+    /// Whether the game's values come from a [`HeapSequence`] (octal-style moves).
+    pub fn has_heap_sequence(&self) -> bool {
+        self.heap.is_some()
     }
 
     /// How many states have a stored value.
@@ -194,27 +237,62 @@ impl Solver {
             return Ok(v as u64);
         }
         if self.heap_like {
-            let target = state[0];
-            let mut h = self.dense.len() as i64;
-            while h < target {
-                if self.known(&[h]).is_none() {
-                    self.search(&[h], limits)?;
+            self.heap_value(state[0], limits)?;
+        } else {
+            self.search(state, None, limits)?;
+        }
+        Ok(self.known(state).expect("searched state has a value") as u64)
+    }
+
+    /// Values a heap: by a search that stores only the heaps it reaches when the heap is far
+    /// beyond the table, and by filling the table in order when it is near or when that search
+    /// finds the reach dense. A heap too large for the table is answered only by the first; when
+    /// only the state limit makes it too large, that limit is the reason the first gives up.
+    fn heap_value(&mut self, target: i64, limits: &Limits) -> Result<(), SolveError> {
+        let gap = (target as u64).saturating_sub(self.filled as u64);
+        let fits = target < HUGE;
+        let fillable = fits && (target as usize) < limits.max_states;
+        if !fillable || gap > NEAR as u64 {
+            let reach = if fillable {
+                (gap as usize / 8).max(NEAR)
+            } else {
+                HUGE_REACH
+            };
+            match self.search(&[target], Some((target, reach)), limits) {
+                Err(SolveError::Unknown { .. }) if fillable => {}
+                Err(SolveError::Unknown { .. } | SolveError::MemoryLimit(_)) if fits => {
+                    return Err(SolveError::StateLimit(limits.max_states))
                 }
-                h += 1;
+                result => return result,
             }
         }
-        self.search(state, limits)?;
-        Ok(self.known(state).expect("searched state has a value") as u64)
+        while (self.filled as i64) < target {
+            let h = [self.filled as i64];
+            if self.known(&h).is_none() {
+                self.search(&h, None, limits)?;
+            }
+            self.filled += 1;
+        }
+        self.search(&[target], None, limits)
     }
 
     /// The options of `state`, one per move in the order the rules give them (two moves that
     /// leave equal states are both listed), each canonical (heaps sorted, for heap-like games).
     pub fn options(&self, state: &[i64]) -> Result<Vec<Vec<i64>>, SolveError> {
-        let (flat, bounds) = self.expand(state)?;
-        Ok(bounds
-            .iter()
-            .map(|&(a, b)| flat[a as usize..b as usize].to_vec())
-            .collect())
+        let mut options = Vec::new();
+        let game = &self.game;
+        let heap_like = self.heap_like;
+        game.options(state, &mut |option| {
+            let mut option = option.to_vec();
+            if heap_like {
+                option.sort_unstable();
+            } else {
+                game.canonicalize(&mut option);
+            }
+            options.push(option);
+            ControlFlow::Continue(())
+        })?;
+        Ok(options)
     }
 
     pub(super) fn known(&self, state: &[i64]) -> Option<u32> {
@@ -225,11 +303,15 @@ impl Solver {
     /// The value of a state, or [`ACTIVE`] when it is being searched, or [`UNKNOWN`].
     fn slot(&self, state: &[i64]) -> u32 {
         if self.heap_like {
-            return usize::try_from(state[0])
+            let dense = usize::try_from(state[0])
                 .ok()
                 .and_then(|n| self.dense.get(n))
                 .copied()
                 .unwrap_or(UNKNOWN);
+            if dense != UNKNOWN || self.reached.is_empty() {
+                return dense;
+            }
+            return self.reached.get(&state[0]).copied().unwrap_or(UNKNOWN);
         }
         let key = pack(state);
         let Some(link) = &self.link else {
@@ -255,28 +337,95 @@ impl Solver {
         .unwrap_or(UNKNOWN)
     }
 
-    fn set(&mut self, state: &[i64], value: u32, limits: &Limits) -> Result<(), SolveError> {
+    /// Fails when the tables, grown as `growing` and by `more` bytes, and the stack of the
+    /// search would go over the memory limit. A worker of a sweep counts the shared memos
+    /// instead of its own tables.
+    fn check_memory(
+        &self,
+        stack: &Stack,
+        growth: Growth,
+        growing: Option<Table>,
+        more: usize,
+        limits: &Limits,
+    ) -> Result<(), SolveError> {
+        let held = stack.bytes(growth) + more;
+        match &self.link {
+            Some(link) => link.check_bytes(held, limits),
+            None if self.bytes_with(growing) + held > limits.max_memory => {
+                Err(SolveError::MemoryLimit(limits.max_memory))
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn set(
+        &mut self,
+        state: &[i64],
+        value: u32,
+        stack: &Stack,
+        limits: &Limits,
+    ) -> Result<(), SolveError> {
+        let none = Growth::default();
         if self.heap_like {
             let n = state[0] as usize;
-            if n >= self.dense.len() {
+            if n < self.dense.len() {
+                self.dense[n] = value;
+            } else if stack.reach.is_some() {
+                if !self.reached.contains_key(&state[0]) {
+                    self.check_memory(stack, none, Some(Table::Reached), 0, limits)?;
+                }
+                self.reached.insert(state[0], value);
+            } else {
                 if n >= limits.max_states {
                     return Err(SolveError::StateLimit(limits.max_states));
                 }
                 let grown = (n + 1).max(self.dense.len() * 2).min(limits.max_states);
-                self.grow_bytes((grown - self.dense.len()) * 4, limits)?;
+                let more = budget::boxed(grown * 4);
+                self.check_memory(stack, none, None, more, limits)?;
                 self.dense.resize(grown, UNKNOWN);
+                let dense = &mut self.dense;
+                self.reached
+                    .retain(|&h, &mut v| match dense.get_mut(h as usize) {
+                        Some(slot) if v < ACTIVE => {
+                            *slot = v;
+                            false
+                        }
+                        _ => true,
+                    });
+                self.dense[n] = value;
             }
-            self.dense[n] = value;
-        } else if match pack(state) {
-            Some(key) => self.packed.insert(key, value),
-            None => self.sparse.insert(state.into(), value),
-        }
-        .is_none()
-        {
-            let bytes = state.len() * 8 + SPARSE_ENTRY_BYTES;
-            match &self.link {
-                Some(link) => link.check_bytes(bytes, limits)?,
-                None => self.grow_bytes(bytes, limits)?,
+        } else {
+            let key = pack(state);
+            let new = match key {
+                Some(key) => !self.packed.contains_key(&key),
+                None => !self.sparse.contains_key(state),
+            };
+            if new {
+                match &self.link {
+                    Some(link) => link.check_bytes(
+                        stack.bytes(none) + state.len() * 8 + SPARSE_ENTRY_BYTES,
+                        limits,
+                    )?,
+                    None => {
+                        let (table, more) = match key {
+                            Some(_) => (Table::Packed, 0),
+                            None => (Table::Sparse, budget::boxed(state.len() * 8)),
+                        };
+                        self.check_memory(stack, none, Some(table), more, limits)?;
+                    }
+                }
+            }
+            match key {
+                Some(key) => {
+                    self.packed.insert(key, value);
+                }
+                None if new => {
+                    self.key_bytes += budget::boxed(state.len() * 8);
+                    self.sparse.insert(state.into(), value);
+                }
+                None => {
+                    self.sparse.insert(state.into(), value);
+                }
             }
         }
         if let Some(link) = self.link.as_ref().filter(|_| value < ACTIVE) {
@@ -285,90 +434,141 @@ impl Solver {
         Ok(())
     }
 
-    fn grow_bytes(&mut self, bytes: usize, limits: &Limits) -> Result<(), SolveError> {
-        self.bytes += bytes;
-        if self.bytes > limits.max_memory {
-            return Err(SolveError::MemoryLimit(limits.max_memory));
-        }
-        Ok(())
-    }
-
-    /// Options as flat storage: heap-like options are runs of heaps, others runs of one state.
-    fn expand(&self, state: &[i64]) -> Result<FlatOptions, SolveError> {
-        let mut flat = Vec::new();
-        let mut bounds = Vec::new();
+    /// Lists the options of `state` at the end of the stack's arenas, counting their bytes as
+    /// they come and, in a search of sparse reach, how far it has reached.
+    fn expand(&self, state: &[i64], stack: &mut Stack, limits: &Limits) -> Result<(), SolveError> {
         let game = &self.game;
-        let heap_like = game.heap_like();
-        game.options(state, &mut |option| {
-            let start = flat.len();
-            flat.extend_from_slice(option);
-            if heap_like {
-                flat[start..].sort_unstable();
-            } else {
-                game.canonicalize(&mut flat[start..]);
+        let heap_like = self.heap_like;
+        let tables = match &self.link {
+            Some(_) => 0,
+            None => self.bytes(),
+        };
+        let mut stopped = None;
+        let mut listed = 0u32;
+        let result = game.options(state, &mut |option| {
+            listed = listed.wrapping_add(1);
+            if listed.is_multiple_of(4096) && limits.check_interrupt().is_err() {
+                stopped = Some(SolveError::Interrupted);
+                return ControlFlow::Break(());
             }
-            bounds.push((start as u32, flat.len() as u32));
-        })?;
-        Ok((flat, bounds))
+            let growth = Growth {
+                frames: 1,
+                keys: state.len(),
+                flat: option.len(),
+                ends: 1,
+                values: 0,
+            };
+            let bytes = tables + stack.bytes(growth);
+            let over = match &self.link {
+                Some(link) => link.check_bytes(bytes, limits).err(),
+                None => (bytes > limits.max_memory)
+                    .then_some(SolveError::MemoryLimit(limits.max_memory)),
+            };
+            let far = stack
+                .reach
+                .filter(|&(_, reach)| stack.pushed + stack.flat.len() > reach);
+            if let Some((heap, _)) = far {
+                stopped = Some(SolveError::Unknown {
+                    heap,
+                    known: self.filled,
+                    searched: Some(stack.pushed),
+                });
+            } else if over.is_some() {
+                stopped = over;
+            }
+            if stopped.is_some() {
+                return ControlFlow::Break(());
+            }
+            let start = stack.flat.len();
+            stack.flat.extend_from_slice(option);
+            if heap_like {
+                stack.flat[start..].sort_unstable();
+            } else {
+                game.canonicalize(&mut stack.flat[start..]);
+            }
+            stack.ends.push(stack.flat.len());
+            ControlFlow::Continue(())
+        });
+        match stopped {
+            Some(reason) => Err(reason),
+            None => result,
+        }
     }
 
-    fn push(
-        &mut self,
-        stack: &mut Vec<Frame>,
-        key: &[i64],
-        limits: &Limits,
-    ) -> Result<(), SolveError> {
+    fn push(&mut self, stack: &mut Stack, key: &[i64], limits: &Limits) -> Result<(), SolveError> {
         let stored = match &self.link {
             Some(link) => link.stored(),
             None => self.stored,
         };
-        if stored >= limits.max_states {
+        if stored + stack.len() >= limits.max_states {
             return Err(SolveError::StateLimit(limits.max_states));
         }
         self.visits = self.visits.wrapping_add(1);
         if self.visits.is_multiple_of(1024) {
             limits.check_interrupt()?;
         }
-        let (flat, bounds) = self.expand(key)?;
-        self.set(key, ACTIVE, limits)?;
-        stack.push(Frame {
-            key: key.into(),
-            flat,
-            bounds,
-            next_child: 0,
-            values: Vec::new(),
-        });
-        Ok(())
+        let (flat, ends) = (stack.flat.len(), stack.ends.len());
+        self.expand(key, stack, limits)?;
+        let growth = Growth {
+            frames: 1,
+            keys: key.len(),
+            ..Growth::default()
+        };
+        self.check_memory(stack, growth, None, 0, limits)?;
+        stack.push(key, flat, ends);
+        self.set(key, ACTIVE, stack, limits)
     }
 
-    fn search(&mut self, root: &[i64], limits: &Limits) -> Result<(), SolveError> {
-        let mut stack: Vec<Frame> = Vec::new();
+    /// Searches `root`, within `reach` when it is a heap beyond the table (see [`Stack::reach`]).
+    fn search(
+        &mut self,
+        root: &[i64],
+        reach: Option<(i64, usize)>,
+        limits: &Limits,
+    ) -> Result<(), SolveError> {
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.begin(reach);
         let result = self.search_from(root, &mut stack, limits);
         if result.is_err() {
-            for frame in stack {
-                self.unset(&frame.key);
+            let keys: Vec<Box<[i64]>> = stack.keys().map(Box::from).collect();
+            for key in keys {
+                self.unset(&key);
             }
         }
+        if stack.is_large() {
+            stack = Stack::default();
+        }
+        stack.begin(None);
+        self.stack = stack;
         result
     }
 
     fn unset(&mut self, state: &[i64]) {
         if self.heap_like {
-            if let Some(slot) = self.dense.get_mut(state[0] as usize) {
-                *slot = UNKNOWN;
+            match self.dense.get_mut(state[0] as usize) {
+                Some(slot) if *slot == ACTIVE => *slot = UNKNOWN,
+                _ => {
+                    self.reached.remove(&state[0]);
+                }
             }
         } else {
             match pack(state) {
-                Some(key) => self.packed.remove(&key),
-                None => self.sparse.remove(state),
-            };
+                Some(key) => {
+                    self.packed.remove(&key);
+                }
+                None => {
+                    if self.sparse.remove(state).is_some() {
+                        self.key_bytes -= budget::boxed(state.len() * 8);
+                    }
+                }
+            }
         }
     }
 
     fn search_from(
         &mut self,
         root: &[i64],
-        stack: &mut Vec<Frame>,
+        stack: &mut Stack,
         limits: &Limits,
     ) -> Result<(), SolveError> {
         let heap_like = self.heap_like;
@@ -376,35 +576,32 @@ impl Solver {
         let mut values = Vec::new();
         // The child being looked at, in a buffer reused for every child.
         let mut child: Vec<i64> = Vec::new();
-        while let Some(top) = stack.last_mut() {
+        while let Some(top) = stack.top() {
             let children = if heap_like {
-                top.flat.len()
+                stack.heap_count(top)
             } else {
-                top.bounds.len()
+                stack.option_count(top)
             };
             if top.next_child < children {
                 let i = top.next_child;
-                top.next_child += 1;
                 child.clear();
                 if heap_like {
-                    child.push(top.flat[i]);
+                    child.push(stack.heap(top, i));
                 } else {
-                    let (a, b) = top.bounds[i];
-                    child.extend_from_slice(&top.flat[a as usize..b as usize]);
+                    child.extend_from_slice(stack.option(top, i));
                 }
+                stack.advance();
                 match self.slot(&child) {
                     UNKNOWN => self.push(stack, &child, limits)?,
                     ACTIVE => return Err(self.loop_error(stack, &child)),
-                    v if !heap_like => top.values.push(v as u64),
+                    v if !heap_like => self.push_value(stack, v as u64, limits)?,
                     _ => {}
                 }
                 continue;
             }
-            let mut frame = stack.pop().expect("stack is not empty");
             let value = if heap_like {
                 values.clear();
-                for &(a, b) in &frame.bounds {
-                    let option = &frame.flat[a as usize..b as usize];
+                for option in stack.options(top) {
                     let v = option
                         .iter()
                         .fold(0u64, |acc, &h| acc ^ self.slot(&[h]) as u64);
@@ -412,28 +609,42 @@ impl Solver {
                 }
                 mex(&mut values)
             } else {
-                mex(&mut frame.values)
+                mex(stack.top_values())
             };
             let value = u32::try_from(value)
                 .ok()
                 .filter(|&v| v < ACTIVE)
                 .ok_or(SolveError::StateLimit(limits.max_states))?;
-            self.set(&frame.key, value, limits)?;
+            let frame = stack.pop().expect("stack is not empty");
+            self.set(stack.key(&frame), value, stack, limits)?;
             self.stored += 1;
-            if !heap_like {
-                if let Some(parent) = stack.last_mut() {
-                    parent.values.push(value as u64);
-                }
+            stack.drop_key(&frame);
+            if !heap_like && stack.top().is_some() {
+                self.push_value(stack, value as u64, limits)?;
             }
         }
         Ok(())
     }
 
-    fn loop_error(&self, stack: &[Frame], repeated: &[i64]) -> SolveError {
-        let start = stack.iter().position(|f| &*f.key == repeated).unwrap_or(0);
-        let mut cycle: Vec<String> = stack[start..]
+    /// Records the value of a child of the top frame.
+    fn push_value(&self, stack: &mut Stack, value: u64, limits: &Limits) -> Result<(), SolveError> {
+        if stack.values.len() == stack.values.capacity() {
+            let growth = Growth {
+                values: 1,
+                ..Growth::default()
+            };
+            self.check_memory(stack, growth, None, 0, limits)?;
+        }
+        stack.values.push(value);
+        Ok(())
+    }
+
+    fn loop_error(&self, stack: &Stack, repeated: &[i64]) -> SolveError {
+        let keys: Vec<&[i64]> = stack.keys().collect();
+        let start = keys.iter().position(|k| *k == repeated).unwrap_or(0);
+        let mut cycle: Vec<String> = keys[start..]
             .iter()
-            .map(|f| self.game.describe(&f.key))
+            .map(|k| self.game.describe(k))
             .collect();
         cycle.push(self.game.describe(repeated));
         SolveError::Loop(cycle)

@@ -1,7 +1,7 @@
 //! Subtraction games: take any amount in a set from one heap.
 
 use super::heap::{HeapRules, Take, TakeRange, LONGEST_TAKE_RUN};
-use super::{Game, SolveError};
+use super::{Emit, Game, SolveError};
 
 /// A subtraction game on one heap: remove `s` tokens for any `s` in the set. The set is finite,
 /// or holds every integer from `open_from` on (`1..` is Nim).
@@ -33,14 +33,18 @@ impl Game for Subtraction {
         true
     }
 
-    fn options(&self, state: &[i64], emit: &mut dyn FnMut(&[i64])) -> Result<(), SolveError> {
+    fn options(&self, state: &[i64], emit: &mut Emit<'_>) -> Result<(), SolveError> {
         let n = state[0];
         for &s in self.finite.iter().take_while(|&&s| s <= n) {
-            emit(&[n - s]);
+            if emit(&[n - s]).is_break() {
+                return Ok(());
+            }
         }
         if let Some(from) = self.open_from {
             for s in from..=n {
-                emit(&[n - s]);
+                if emit(&[n - s]).is_break() {
+                    return Ok(());
+                }
             }
         }
         Ok(())

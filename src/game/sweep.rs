@@ -10,8 +10,9 @@
 //! and otherwise gives up with [`SolveError::Deferred`]: those are left to the main thread.
 //!
 //! Budgets: a game's state and memory limits count the states the engine held when the sweep
-//! began plus those published since, each once, exactly as one thread would count them; the
-//! workers' private copies of their own values are not counted.
+//! began plus those published since, each once, exactly as one thread would count them, and a
+//! worker's search in progress (its stack) on top of them; the workers' private copies of their
+//! own values are not counted.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock, PoisonError, RwLock};
@@ -166,10 +167,9 @@ impl Engine {
                 continue;
             };
             let stored = fresh.stored.into_inner();
-            let bytes = fresh.bytes.into_inner();
             let shards = fresh.shards.into_vec().into_iter();
             let shards = shards.map(|s| s.into_inner().unwrap_or_else(PoisonError::into_inner));
-            solver.absorb(shards.map(|s| (s.packed, s.sparse)), stored, bytes);
+            solver.absorb(shards.map(|s| (s.packed, s.sparse)), stored);
         }
         self.solvers = solvers;
     }

@@ -8,8 +8,8 @@ pub mod terminal;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crate::builtins::BUILTINS;
 use crate::error::{render, Error};
-use crate::eval::builtins::BUILTINS;
 use crate::eval::expr::Host;
 use crate::game::{Limits, Method};
 use crate::syntax;
@@ -23,7 +23,9 @@ pub const PROMPT: &str = "grundy> ";
 /// The prompt of a line that continues an unfinished entry.
 pub const CONTINUATION: &str = "   ...> ";
 
-/// The words of the language that are not names: keywords, statement words and game forms.
+/// The words of the language that are not names: keywords, statement words and game forms;
+/// the `kw_` rules of `grammar/grundy.pest`, one for one (a test in `tests/repl_backend.rs`
+/// compares them).
 pub const KEYWORDS: &[&str] = &[
     "and",
     "or",
@@ -48,6 +50,11 @@ pub const KEYWORDS: &[&str] = &[
     "sequence",
     "table",
     "ppos",
+    "period",
+    "compare",
+    "dot",
+    "plot",
+    "to",
     "check",
     "assert",
     "print",
@@ -220,7 +227,7 @@ impl Backend {
     /// Words to complete: every global name, the built-in functions and the keywords, sorted.
     pub fn names(&self) -> Vec<String> {
         let mut names = self.session.global_names();
-        names.extend(BUILTINS.iter().map(|(name, _)| name.to_string()));
+        names.extend(BUILTINS.iter().map(|b| b.name.to_string()));
         names.extend(KEYWORDS.iter().map(|k| k.to_string()));
         names.sort();
         names.dedup();

@@ -21,6 +21,7 @@ use super::super::value::Value;
 use crate::error::Error;
 use crate::game::heap::HeapRules;
 use crate::game::lines::LineRules;
+use crate::game::Emit;
 use crate::span::Span;
 use crate::syntax::ast::{BinaryOp, UpdateOp};
 
@@ -210,6 +211,9 @@ struct Rt {
     base: Vec<i64>,
     split: Option<Vec<i64>>,
     steps: u32,
+    /// Whether the receiver of the options asked to stop: the error that unwinds the binders
+    /// is then not one.
+    stopped: bool,
 }
 
 impl Compiled {
@@ -239,25 +243,24 @@ impl Compiled {
     }
 
     /// Every option of `state`, as the interpreter gives them.
-    pub fn options(
-        &self,
-        env: &Env<'_>,
-        state: &[i64],
-        emit: &mut dyn FnMut(&[i64]),
-    ) -> Result<(), Error> {
+    pub fn options(&self, env: &Env<'_>, state: &[i64], emit: &mut Emit<'_>) -> Result<(), Error> {
         let mut rt = Rt {
             ints: vec![0; self.ints],
             lists: vec![Vec::new(); self.lists],
             base: state.to_vec(),
             split: None,
             steps: 0,
+            stopped: false,
         };
         match self.kind {
             Kind::Heap | Kind::Tuple(_) => rt.ints[..state.len()].copy_from_slice(state),
             Kind::List => rt.lists[0] = state.to_vec(),
         }
         for rule in &self.rules {
-            self.binders(env, rule, 0, &mut rt, emit)?;
+            match self.binders(env, rule, 0, &mut rt, emit) {
+                Err(_) if rt.stopped => return Ok(()),
+                result => result?,
+            }
         }
         Ok(())
     }
@@ -276,7 +279,7 @@ impl Compiled {
         rule: &CRule,
         k: usize,
         rt: &mut Rt,
-        emit: &mut dyn FnMut(&[i64]),
+        emit: &mut Emit<'_>,
     ) -> Result<(), Error> {
         let Some(binder) = rule.binders.get(k) else {
             return self.body(env, rule, rt, emit);
@@ -401,7 +404,7 @@ impl Compiled {
         env: &Env<'_>,
         rule: &CRule,
         rt: &mut Rt,
-        emit: &mut dyn FnMut(&[i64]),
+        emit: &mut Emit<'_>,
     ) -> Result<(), Error> {
         if let Some(condition) = &rule.condition {
             if eval(condition, rt)? == 0 {
@@ -433,7 +436,7 @@ impl Compiled {
         env: &Env<'_>,
         rule: &CRule,
         rt: &mut Rt,
-        emit: &mut dyn FnMut(&[i64]),
+        emit: &mut Emit<'_>,
     ) -> Result<(), Error> {
         let option: &[i64] = match (&rt.split, self.kind) {
             (Some(heaps), _) => heaps,
@@ -447,7 +450,10 @@ impl Compiled {
                 span: rule.span,
             });
         }
-        emit(option);
+        if emit(option).is_break() {
+            rt.stopped = true;
+            return Err(Error::Interrupted);
+        }
         Ok(())
     }
 

@@ -58,7 +58,10 @@ type Options = (Vec<Vec<i64>>, Option<SolveError>);
 fn options(game: &RuleGame, state: &[i64], interpreted: bool) -> Options {
     interpret_only(interpreted);
     let mut out = Vec::new();
-    let result = game.options(state, &mut |o| out.push(o.to_vec()));
+    let result = game.options(state, &mut |o| {
+        out.push(o.to_vec());
+        std::ops::ControlFlow::Continue(())
+    });
     interpret_only(false);
     (out, result.err())
 }

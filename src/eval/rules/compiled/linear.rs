@@ -10,13 +10,13 @@
 use super::{CBinder, CExpr, CRule, CUpdate};
 use crate::syntax::ast::{BinaryOp, UpdateOp};
 
-/// The most integer slots (counters and binders) a rule may use to be read linearly.
+/// The most variables (counters and binders) a rule may have to be read linearly.
 pub const VARS: usize = 8;
 
 /// The most linear rules one rule may expand into (the product of its constant set binders).
 pub const MAX_EXPANSION: usize = 4096;
 
-/// `coef · x + constant`, over the integer slots `x`.
+/// `coef · x + constant`, over the variables `x`: the counters, then a rule's binders.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Affine {
     pub coef: [i64; VARS],
@@ -96,7 +96,7 @@ struct Floor {
 #[derive(Clone, Debug)]
 pub struct LinearRule {
     pub constraints: Vec<Affine>,
-    /// The slots of the range binders.
+    /// The variables of the range binders (the counters are `0..counters`).
     pub binders: Vec<usize>,
     /// For a heap game, the heaps left; for other games, each counter after the updates.
     pub outputs: Vec<Affine>,
@@ -105,11 +105,13 @@ pub struct LinearRule {
 /// The linear readings of `rule` over `counters` state slots, or `None` when some part is not
 /// linear. A rule may expand into several readings (its constant set binders), or none.
 pub fn linear_rules(rule: &CRule, counters: usize, ints: usize) -> Option<Vec<LinearRule>> {
-    if ints > VARS {
+    if counters + rule.binders.len() > VARS {
         return None;
     }
     let mut out = Vec::new();
-    let mut defs: [Option<Affine>; VARS] = [None; VARS];
+    // By slot: the value as an affine form over the counters and this rule's binders, which
+    // are numbered from `counters` on in the order they bind.
+    let mut defs: Vec<Option<Affine>> = vec![None; ints];
     for (slot, def) in defs.iter_mut().enumerate().take(counters) {
         *def = Some(Affine::var(slot));
     }
@@ -129,7 +131,7 @@ fn expand(
     rule: &CRule,
     k: usize,
     counters: usize,
-    defs: &mut [Option<Affine>; VARS],
+    defs: &mut [Option<Affine>],
     constraints: &mut Vec<Affine>,
     binders: &mut Vec<usize>,
     out: &mut Vec<LinearRule>,
@@ -186,14 +188,15 @@ fn expand(
             inclusive,
         } => {
             let depth = constraints.len();
+            let var = counters + k;
             let x = [Floor {
-                num: Affine::var(*slot),
+                num: Affine::var(var),
                 den: 1,
             }];
             compare(&terms(start, true, defs)?, &x, false, constraints)?;
             compare(&x, &terms(end, false, defs)?, !inclusive, constraints)?;
-            defs[*slot] = Some(Affine::var(*slot));
-            binders.push(*slot);
+            defs[*slot] = Some(Affine::var(var));
+            binders.push(var);
             let result = expand(rule, k + 1, counters, defs, constraints, binders, out);
             binders.pop();
             constraints.truncate(depth);
@@ -204,8 +207,8 @@ fn expand(
 }
 
 /// The counters after the updates (a heap game: the heaps left).
-fn outputs(rule: &CRule, counters: usize, defs: &[Option<Affine>; VARS]) -> Option<Vec<Affine>> {
-    let mut defs = *defs;
+fn outputs(rule: &CRule, counters: usize, defs: &[Option<Affine>]) -> Option<Vec<Affine>> {
+    let mut defs = defs.to_vec();
     for update in &rule.updates {
         match update {
             CUpdate::Int {
@@ -228,7 +231,7 @@ fn outputs(rule: &CRule, counters: usize, defs: &[Option<Affine>; VARS]) -> Opti
     defs[..counters].iter().copied().collect()
 }
 
-fn affine(e: &CExpr, defs: &[Option<Affine>; VARS]) -> Option<Affine> {
+fn affine(e: &CExpr, defs: &[Option<Affine>]) -> Option<Affine> {
     match e {
         CExpr::Const(c) => Some(Affine::constant(*c)),
         CExpr::Int(slot) => defs.get(*slot).copied().flatten(),
@@ -250,7 +253,7 @@ fn affine(e: &CExpr, defs: &[Option<Affine>; VARS]) -> Option<Affine> {
 }
 
 /// `e` as a floor of an affine form: `(x - 1) / 2`, `(n / 2) / 3`, `n / 2 + 1`.
-fn floor(e: &CExpr, defs: &[Option<Affine>; VARS]) -> Option<Floor> {
+fn floor(e: &CExpr, defs: &[Option<Affine>]) -> Option<Floor> {
     if let Some(num) = affine(e, defs) {
         return Some(Floor { num, den: 1 });
     }
@@ -290,7 +293,7 @@ fn floor(e: &CExpr, defs: &[Option<Affine>; VARS]) -> Option<Floor> {
 }
 
 /// `e` as the greatest (`max`) or least of floors.
-fn terms(e: &CExpr, max: bool, defs: &[Option<Affine>; VARS]) -> Option<Vec<Floor>> {
+fn terms(e: &CExpr, max: bool, defs: &[Option<Affine>]) -> Option<Vec<Floor>> {
     if let CExpr::MinMax(is_max, a, b) = e {
         if *is_max == max {
             let mut out = terms(a, max, defs)?;
@@ -326,7 +329,7 @@ fn compare(low: &[Floor], high: &[Floor], strict: bool, out: &mut Vec<Affine>) -
 }
 
 /// The condition as a conjunction of inequalities.
-fn guard(e: &CExpr, defs: &[Option<Affine>; VARS], out: &mut Vec<Affine>) -> Option<()> {
+fn guard(e: &CExpr, defs: &[Option<Affine>], out: &mut Vec<Affine>) -> Option<()> {
     match e {
         CExpr::Const(c) => {
             if *c == 0 {
@@ -369,7 +372,7 @@ fn comparison(
     op: BinaryOp,
     left: &CExpr,
     right: &CExpr,
-    defs: &[Option<Affine>; VARS],
+    defs: &[Option<Affine>],
     out: &mut Vec<Affine>,
 ) -> Option<()> {
     let (low, high, strict) = match op {

@@ -1,0 +1,124 @@
+//! `read(path)`: the integers of a text file, streamed in blocks, so that what it holds is the
+//! list it builds, and the text it reads and the list count against the memory limit (a file
+//! without end, such as `/dev/zero`, stops at the limit) and the list against the state limit.
+
+use std::io::Read;
+
+use crate::error::Error;
+use crate::game::budget;
+use crate::span::Span;
+
+use super::value::Value;
+
+/// How many bytes are read at once.
+const BLOCK: usize = 1 << 16;
+
+/// What bounds a read: the most integers, the most bytes (text read plus the list), and a
+/// check for Ctrl-C.
+pub struct ReadLimits<'a> {
+    pub max_elements: usize,
+    pub max_memory: usize,
+    pub interrupted: &'a dyn Fn() -> bool,
+}
+
+/// Every integer in the file at `path` (a `-` right before digits makes it negative), in order.
+pub fn integers(path: &str, span: Span, limits: &ReadLimits<'_>) -> Result<Vec<Value>, Error> {
+    let cannot = |e: std::io::Error| {
+        Error::invalid(
+            format!("cannot read `{path}`: {e}"),
+            span,
+            "the path is relative to the folder grundy runs in",
+        )
+    };
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let mut block = vec![0u8; BLOCK];
+    let mut numbers: Vec<Value> = Vec::new();
+    // The integer being read: its sign and digits so far, without leading zeros.
+    let mut token = String::new();
+    // A `-` that ended the last block: it starts a negative number if a digit follows.
+    let mut minus = false;
+    let mut read_bytes = 0usize;
+    loop {
+        let n = match file.read(&mut block) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(cannot(e)),
+        };
+        if (limits.interrupted)() {
+            return Err(Error::Interrupted);
+        }
+        read_bytes += n;
+        let held = read_bytes + budget::vector(&numbers, 0) + BLOCK;
+        if held > limits.max_memory {
+            return Err(Error::MemoryLimit {
+                megabytes: limits.max_memory >> 20,
+                span,
+            });
+        }
+        for &byte in &block[..n] {
+            if byte.is_ascii_digit() {
+                if minus {
+                    token.push('-');
+                    minus = false;
+                }
+                if token.ends_with('0') && token.trim_start_matches('-') == "0" {
+                    token.pop();
+                }
+                token.push(byte as char);
+                if token.len() > 21 {
+                    return Err(too_wide(path, &token, span));
+                }
+                continue;
+            }
+            if !token.is_empty() {
+                push(&mut numbers, &mut token, path, span, limits)?;
+            }
+            minus = byte == b'-';
+        }
+    }
+    if !token.is_empty() {
+        push(&mut numbers, &mut token, path, span, limits)?;
+    }
+    Ok(numbers)
+}
+
+fn push(
+    numbers: &mut Vec<Value>,
+    token: &mut String,
+    path: &str,
+    span: Span,
+    limits: &ReadLimits<'_>,
+) -> Result<(), Error> {
+    let n: i64 = token.parse().map_err(|_| too_wide(path, token, span))?;
+    token.clear();
+    if numbers.len() >= limits.max_elements {
+        return Err(Error::TooLarge {
+            what: format!("the list read from `{path}`"),
+            size: format!("more than {}", limits.max_elements),
+            limit: limits.max_elements,
+            span,
+        });
+    }
+    if numbers.len() == numbers.capacity() && budget::vector(numbers, 1) > limits.max_memory {
+        return Err(Error::MemoryLimit {
+            megabytes: limits.max_memory >> 20,
+            span,
+        });
+    }
+    numbers.push(Value::Int(n));
+    Ok(())
+}
+
+fn too_wide(path: &str, token: &str, span: Span) -> Error {
+    let shown = if token.len() > 21 {
+        format!("{}…", &token[..21])
+    } else {
+        token.to_string()
+    };
+    Error::invalid(
+        format!("`{path}` holds `{shown}`, which does not fit in 64 bits"),
+        span,
+        "integers are 64-bit signed",
+    )
+}
