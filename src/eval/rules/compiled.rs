@@ -9,6 +9,10 @@
 //! walker. The compiled form gives exactly the interpreter's options, in the same order, and the
 //! same errors: wherever an operation fails, the error is built by the interpreter's own code.
 //!
+//! Every fast path reads this form, not the AST: [`linear`] reads its rules as linear
+//! arithmetic, and [`heap_shape`] and [`line_shape`] classify that as the engine's [`HeapRules`]
+//! (octal-style moves, Nim) and [`LineRules`], so that equivalent spellings get the same method.
+//!
 //! A box binder `b in L..=h` that is the last binder of its rule, under a condition whose
 //! conjuncts before `xor(b) == 0` cannot fail, enumerates only the boxes with `xor(b) == 0`: the
 //! last coordinate is the xor of the others (when it is within its bounds). Every other binding

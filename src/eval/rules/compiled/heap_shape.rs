@@ -23,11 +23,15 @@ const MAX_TAKES: i64 = 4096;
 /// The largest rest the check may need to look at.
 const MAX_CHECK: i64 = 1 << 16;
 
+/// The most rests all the checks of one game may look at together.
+const MAX_WORK: i64 = 1 << 22;
+
 /// The heap rules of a heap game's linear rules (`n` is slot 0), if every rule is recognised.
 pub fn heap_rules(rules: &[LinearRule]) -> Option<HeapRules> {
     let mut out = HeapRules::default();
+    let mut work = 0;
     for rule in rules {
-        classify(rule, &mut out)?;
+        classify(rule, &mut work, &mut out)?;
     }
     (out.is_valid() && !(out.takes.is_empty() && out.ranges.is_empty())).then_some(out)
 }
@@ -40,7 +44,7 @@ struct RestBound {
     constant: i64,
 }
 
-fn classify(rule: &LinearRule, out: &mut HeapRules) -> Option<()> {
+fn classify(rule: &LinearRule, work: &mut i64, out: &mut HeapRules) -> Option<()> {
     let heaps: Vec<Affine> = rule
         .outputs
         .iter()
@@ -120,6 +124,10 @@ fn classify(rule: &LinearRule, out: &mut HeapRules) -> Option<()> {
         return None;
     }
     let bound = check_bound(&bounds)?;
+    *work += bound;
+    if *work > MAX_WORK {
+        return None;
+    }
     let reach = t_hi.map_or(bound, |hi| hi.min(bound));
     if (-reach..0).any(|r| parts(&bounds, r, split) != Parts::None) {
         return None; // a move would leave a negative heap
@@ -164,10 +172,10 @@ fn take_whole(rule: &LinearRule, out: &mut HeapRules) -> Option<()> {
 fn tighten(beta: i64, gamma: i64, lo: &mut Option<i64>, hi: &mut Option<i64>) {
     let (beta, gamma) = (beta as i128, gamma as i128);
     if beta > 0 {
-        let bound = ceil_div(-gamma, beta) as i64;
+        let bound = saturate(ceil_div(-gamma, beta));
         *lo = Some(lo.map_or(bound, |x| x.max(bound)));
     } else {
-        let bound = floor_div(gamma, -beta) as i64;
+        let bound = saturate(floor_div(gamma, -beta));
         *hi = Some(hi.map_or(bound, |x| x.min(bound)));
     }
 }
@@ -215,9 +223,9 @@ fn parts(bounds: &[RestBound], r: i64, split: bool) -> Parts {
                 return Parts::None;
             }
         } else if a > 0 {
-            low = low.max(ceil_div(rhs, a) as i64);
+            low = low.max(saturate(ceil_div(rhs, a)));
         } else {
-            high = high.min(floor_div(-rhs, -a) as i64);
+            high = high.min(saturate(floor_div(-rhs, -a)));
         }
     }
     match split {
@@ -225,6 +233,12 @@ fn parts(bounds: &[RestBound], r: i64, split: bool) -> Parts {
         true if low > high => Parts::None,
         true => Parts::Range(low, high),
     }
+}
+
+/// `x` as an `i64`, the nearest end when it is out of range (a bound that far out fails the
+/// checks it meets: parts within `0..=r`, rests within the check).
+fn saturate(x: i128) -> i64 {
+    x.clamp(i64::MIN as i128, i64::MAX as i128) as i64
 }
 
 fn floor_div(x: i128, d: i128) -> i128 {
@@ -350,8 +364,8 @@ fn invert(rows: &[Affine], vars: &[usize]) -> Option<Vec<Affine>> {
                 .filter(|&r| r != j)
                 .map(|r| (0..n).filter(|&c| c != i).map(|c| m[r][c]).collect())
                 .collect();
-            let sign = if (i + j) % 2 == 0 { 1 } else { -1 };
-            let cofactor = sign * determinant(&minor)? * det;
+            let sign = if (i + j) % 2 == 0 { det } else { -det };
+            let cofactor = determinant(&minor)?.checked_mul(sign)?;
             x.coef[j] = cofactor;
             x.constant = x
                 .constant
@@ -372,7 +386,11 @@ fn determinant(m: &[Vec<i64>]) -> Option<i64> {
                 .map(|row| (0..n).filter(|&j| j != c).map(|j| row[j]).collect())
                 .collect();
             let sign = if c % 2 == 0 { 1 } else { -1 };
-            acc.checked_add(sign * m[0][c].checked_mul(determinant(&minor)?)?)
+            acc.checked_add(
+                m[0][c]
+                    .checked_mul(determinant(&minor)?)?
+                    .checked_mul(sign)?,
+            )
         }),
     }
 }

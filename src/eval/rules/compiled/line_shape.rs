@@ -37,7 +37,7 @@ fn line(rule: &LinearRule) -> Option<([bool; 2], u64)> {
     }
     // The binder from the amount taken, which then takes its slot.
     let mut by_amount = Affine::var(k).scale(s)?;
-    by_amount.constant = -s * taken.constant;
+    by_amount.constant = taken.constant.checked_mul(-s)?;
     let mut from = None::<i64>;
     let mut reaches = [false; 2];
     for c in &rule.constraints {
@@ -45,7 +45,10 @@ fn line(rule: &LinearRule) -> Option<([bool; 2], u64)> {
         if !c.only(&[0, 1, k]) {
             return None;
         }
-        let g = c.coef.iter().fold(0, |g, &x| gcd(g, x.abs()));
+        let g = c
+            .coef
+            .iter()
+            .try_fold(0, |g, &x| Some(gcd(g, x.checked_abs()?)))?;
         if g == 0 {
             if c.constant < 0 {
                 return None;
