@@ -38,8 +38,9 @@ thread_local! {
     static INTERPRET_ONLY: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Makes rule games on this thread use the AST walker even where their rules are compiled
-/// (for tests that compare the two).
+/// Makes rule games made on this thread use the AST walker even where their rules are compiled,
+/// and no fast path (their values come from the plain search): the oracle of the tests that
+/// compare the two.
 pub fn interpret_only(on: bool) {
     INTERPRET_ONLY.with(|c| c.set(on));
 }

@@ -6,6 +6,11 @@
 //! `2a <= n - t`); constant set binders are expanded, one linear rule per element, and `let`
 //! binders substituted. Anything else (`%`, `!=`, `or`, `if`, products of variables...) gives
 //! `None`: the recognisers then leave the game to the plain method.
+//!
+//! The reading is exact integer arithmetic; the rules run in 64 bits. They agree wherever no
+//! intermediate value of the rules overflows, which is every heap a sequence computes: a product
+//! by a constant `c` (`2 * a <= n`) can overflow only for heaps beyond `2^63 / |c|`, where the
+//! rules themselves fail and a proved period still answers.
 
 use super::{CBinder, CExpr, CRule, CUpdate};
 use crate::syntax::ast::{BinaryOp, UpdateOp};
