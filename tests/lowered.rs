@@ -344,3 +344,43 @@ fn the_repl_says_which_method_runs() {
         "  grundys: heap sequence: sparse space, splits; periods apparent only"
     );
 }
+
+/// A two-counter game taking along lines, each rule in a spelling `c` chooses.
+fn line_game(lines: &[(u8, u64)], c: &mut Choices) -> String {
+    let rules: Vec<String> = lines
+        .iter()
+        .map(|&(d, from)| match (d, c.next(3)) {
+            (0, 0) => format!("for k in {from}..=a {{ a -= k }}"),
+            (0, 1) => format!("for k in {from}..a + 1 {{ a -= k }}"),
+            (0, _) => format!("for k in max({from}, 1)..=a + b if k <= a {{ a = a - k }}"),
+            (1, 0) => format!("for k in {from}..=b {{ b -= k }}"),
+            (1, 1) => format!("for m in 0..=b - {from} {{ b = m }}"),
+            (1, _) => format!("for k in 1..=b if k >= {from} {{ b -= k }}"),
+            (_, 0) => format!("for k in {from}..=min(b, a) {{ a -= k; b -= k }}"),
+            (_, 1) => format!("for k in {from}..=a if k <= b {{ b -= k; a -= k }}"),
+            _ => format!("for k in {from}..=min(a, b + 7) if b >= k {{ a -= k; b -= k }}"),
+        })
+        .collect();
+    format!("game g on (a, b) {{\n    {}\n}}", rules.join("\n    "))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn line_games_in_any_spelling_are_swept(
+        lines in prop::collection::vec((0u8..=2, 1u64..=3), 1..=4),
+        seed in any::<u64>(),
+    ) {
+        let source = line_game(&lines, &mut Choices(seed | 1));
+        let table = format!("table g 0..20, 0..20");
+        let mut s = session(&source);
+        prop_assert_eq!(method(&mut s, "g"), Method::LineSweep, "{}", source);
+        let swept = printed(&mut s, &table);
+        grundy::eval::interpret_only(true);
+        let mut walked = session(&source);
+        let plain = printed(&mut walked, &table);
+        grundy::eval::interpret_only(false);
+        prop_assert_eq!(swept, plain, "{}", source);
+    }
+}

@@ -17,29 +17,29 @@ fn line(rule: &LinearRule) -> Option<([bool; 2], u64)> {
     let [k] = rule.binders[..] else {
         return None;
     };
-    let mut direction = [false; 2];
-    let mut taken = None;
-    for (i, counter) in rule.outputs.iter().enumerate() {
-        let delta = Affine::var(i).sub(counter)?;
-        if delta == Affine::default() {
-            continue;
-        }
-        if !delta.only(&[k]) || taken.is_some_and(|t| t != delta) {
-            return None;
-        }
-        taken = Some(delta);
-        direction[i] = true;
-    }
-    let taken = taken?;
-    let s = taken.coef[k];
+    // The amount taken from each counter, which must be one amount `t` for every counter the rule
+    // takes from; `t` then replaces the binder (an integer change: the binder is `±t` plus the
+    // rest).
+    let taken: Vec<Affine> = (0..2)
+        .map(|i| Affine::var(i).sub(&rule.outputs[i]))
+        .collect::<Option<_>>()?;
+    let direction = [0, 1].map(|i| taken[i] != Affine::default());
+    let first = taken[(0..2).find(|&i| direction[i])?];
+    let s = first.coef[k];
     if s.abs() != 1 {
         return None;
     }
-    // The binder from the amount taken, which then takes its slot.
-    let mut by_amount = Affine::var(k).scale(s)?;
-    by_amount.constant = taken.constant.checked_mul(-s)?;
+    let mut rest = first;
+    rest.coef[k] = 0;
+    let by_amount = Affine::var(k).sub(&rest)?.scale(s)?;
+    for i in (0..2).filter(|&i| direction[i]) {
+        if taken[i].substitute(k, &by_amount)? != Affine::var(k) {
+            return None;
+        }
+    }
     let mut from = None::<i64>;
     let mut reaches = [false; 2];
+    let mut implied = Vec::new();
     for c in &rule.constraints {
         let c = c.substitute(k, &by_amount)?;
         if !c.only(&[0, 1, k]) {
@@ -67,12 +67,21 @@ fn line(rule: &LinearRule) -> Option<([bool; 2], u64)> {
             if coef[0] < 0 || coef[1] < 0 || constant < 0 {
                 return None;
             }
+        } else if coef[k] > 0 {
+            return None;
         } else {
-            let i = if coef[0] == 1 { 0 } else { 1 };
-            if coef[i] != 1 || coef[1 - i] != 0 || coef[k] != -1 || constant != 0 || !direction[i] {
-                return None;
+            match (0..2).find(|&i| coef[i] == 1 && coef[1 - i] == 0) {
+                // x - t >= 0 for a counter x the rule takes from: the line's reach.
+                Some(i) if coef[k] == -1 && constant == 0 && direction[i] => reaches[i] = true,
+                _ => implied.push((coef, constant)),
             }
-            reaches[i] = true;
+        }
+    }
+    // The other bounds must follow from the reaches, the counters being >= 0.
+    for (coef, constant) in implied {
+        let by_a_reach = (0..2).any(|i| reaches[i] && coef[i] + coef[k] >= 0);
+        if constant < 0 || coef[0] < 0 || coef[1] < 0 || !by_a_reach {
+            return None;
         }
     }
     let from = from?;
