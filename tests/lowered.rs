@@ -373,13 +373,13 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let source = line_game(&lines, &mut Choices(seed | 1));
-        let table = format!("table g 0..20, 0..20");
+        let table = "table g 0..20, 0..20";
         let mut s = session(&source);
         prop_assert_eq!(method(&mut s, "g"), Method::LineSweep, "{}", source);
-        let swept = printed(&mut s, &table);
+        let swept = printed(&mut s, table);
         grundy::eval::interpret_only(true);
         let mut walked = session(&source);
-        let plain = printed(&mut walked, &table);
+        let plain = printed(&mut walked, table);
         grundy::eval::interpret_only(false);
         prop_assert_eq!(swept, plain, "{}", source);
     }
