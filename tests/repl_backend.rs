@@ -198,7 +198,13 @@ fn time_toggles() {
     assert_eq!(answer(&mut repl, ":time"), "timing on\n");
     let timed = answer(&mut repl, "grundy kayles[7]");
     assert!(timed.starts_with("2\ntime: "), "{timed}");
-    assert!(timed.ends_with("s\n"), "{timed}");
+    // With the time, the method of each game the entry computed.
+    assert!(
+        timed.ends_with(
+            "s\n  kayles: heap sequence: sparse space, takes and splits; periods proved by Guy–Smith\n"
+        ),
+        "{timed}"
+    );
     assert_eq!(answer(&mut repl, ":t"), "timing off\n");
     assert_eq!(answer(&mut repl, "grundy kayles[7]"), "2\n");
 }

@@ -24,7 +24,7 @@ use crate::game::graph::Graph;
 use crate::game::loopy::{GValue, Outcome};
 use crate::game::octal::Octal;
 use crate::game::subtraction::Subtraction;
-use crate::game::{Engine, Game, Limits, Part, Wanted};
+use crate::game::{Engine, Game, Limits, Method, Part, Wanted};
 use crate::span::Span;
 use crate::syntax::ast::{
     BinaryOp, Binder, Expr, ExprKind, GameDecl, GameDef, Query, Stmt, StmtKind,
@@ -469,6 +469,42 @@ impl Interpreter {
                 format!("`{what}` takes a game played on one heap, e.g. `kayles`, `bash(3)`"),
             )),
         }
+    }
+
+    /// The game `game` evaluates to, with the method that computes its values.
+    pub fn method(&mut self, game: &Expr) -> Result<(String, Method), Error> {
+        match Eval::new(self).eval(game)? {
+            Value::Game(g) => Ok((g.display.clone(), self.engine.method(g.id))),
+            other => Err(Error::type_mismatch(
+                "a game",
+                other.type_name(),
+                game.span,
+                "`:method` takes a game, e.g. `kayles`, `bash(3)`, `wythoff`",
+            )),
+        }
+    }
+
+    /// How many states of each game have a stored value, by game id (see [`Self::methods_since`]).
+    pub fn stored(&self) -> Vec<usize> {
+        self.engine.stored()
+    }
+
+    /// The games that stored more values since [`Self::stored`] gave `before`, each with its
+    /// method, ordered by game id.
+    pub fn methods_since(&self, before: &[usize]) -> Vec<(String, Method)> {
+        let stored = self.engine.stored();
+        let mut grown: Vec<(usize, String)> = self
+            .instances
+            .values()
+            .filter(|g| stored[g.id] > before.get(g.id).copied().unwrap_or(0))
+            .map(|g| (g.id, g.display.clone()))
+            .collect();
+        grown.sort();
+        grown.dedup();
+        grown
+            .into_iter()
+            .map(|(id, name)| (name, self.engine.method(id)))
+            .collect()
     }
 
     pub(crate) fn finite_range(&mut self, range: &Expr) -> Result<(i64, i64), Error> {

@@ -6,6 +6,7 @@ pub mod graph;
 pub mod heap;
 pub mod lines;
 pub mod loopy;
+pub mod method;
 pub mod moves;
 pub mod octal;
 pub mod pattern;
@@ -16,6 +17,7 @@ pub mod splits;
 pub mod subtraction;
 pub mod sweep;
 
+pub use method::Method;
 pub use moves::{MoveList, Wanted};
 pub use position::{Engine, GameId, Move, Part, Position};
 pub use solver::Solver;

@@ -19,8 +19,9 @@ use super::budget;
 use super::heap::HeapSequence;
 use super::lines::LineSweep;
 use super::pattern::HUGE;
+use super::period::Structure;
 use super::sweep::SweepLink;
-use super::{mex, Game, Limits, SolveError};
+use super::{mex, Game, Limits, Method, SolveError};
 use stack::{Growth, Stack};
 
 mod stack;
@@ -183,6 +184,15 @@ impl Solver {
             return lines.get(state);
         }
         self.known(state)
+    }
+
+    /// The method that computes the values, for a game of this structure.
+    pub fn method(&self, structure: &Structure) -> Method {
+        match (&self.heap, &self.lines) {
+            (Some(heap), _) => Method::heap_sequence(heap.rules(), structure),
+            (None, Some(_)) => Method::LineSweep,
+            (None, None) => Method::Search,
+        }
     }
 
     pub fn game(&self) -> &Arc<dyn Game> {

@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 use crate::builtins::BUILTINS;
 use crate::error::{render, Error};
 use crate::eval::expr::Host;
-use crate::game::Limits;
+use crate::game::{Limits, Method};
 use crate::syntax;
+use crate::syntax::ast::StmtKind;
 use crate::Session;
 
 use self::games::Games;
@@ -68,7 +69,11 @@ pub const COMMANDS: &[(&str, &str)] = &[
     (":games", "every game defined, with its description"),
     (":load FILE", "run a game file into the session"),
     (":reset", "forget everything but the prelude"),
-    (":time", "toggle printing how long each answer took"),
+    (
+        ":time",
+        "toggle printing how long each answer took, and the method of each game it computed",
+    ),
+    (":method GAME", "how the values of a game are computed"),
     (
         ":limit N",
         "the most states one search may store; `:limit memory MIB` the most memory (`:limit` shows both)",
@@ -84,6 +89,28 @@ impl Session {
             engine.limits.max_states = limits.max_states;
             engine.limits.max_memory = limits.max_memory;
         }
+    }
+
+    /// The game that `game`, an expression (`kayles`, `bash(3)`), names in this session, with
+    /// the method that computes its values.
+    pub fn method(&mut self, game: &str) -> Result<(String, Method), Vec<Error>> {
+        let program = syntax::parse(game).map_err(|e| vec![e])?;
+        let expr = match &program.statements[..] {
+            [stmt] => match &stmt.kind {
+                StmtKind::Expr(expr) => Some(expr),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(expr) = expr else {
+            return Err(vec![Error::invalid(
+                "this is not a game",
+                crate::span::Span::new(0, game.len()),
+                "write one expression that names a game, e.g. `kayles` or `bash(3)`",
+            )]);
+        };
+        crate::check::check(&program.statements, &self.interpreter.globals())?;
+        self.interpreter.method(expr).map_err(|e| vec![e])
     }
 
     /// Every global name: games, families and `let` values, sorted.
@@ -253,6 +280,7 @@ impl Backend {
             .interrupt
             .store(false, std::sync::atomic::Ordering::Relaxed);
         let before = self.games.snapshot(&self.session, source);
+        let stored = self.session.interpreter.stored();
         let start = Instant::now();
         let mut out = Vec::new();
         let result = if atomic {
@@ -274,6 +302,9 @@ impl Backend {
             answer
                 .output
                 .push_str(&format!("time: {}\n", duration(took)));
+            for (game, method) in self.session.interpreter.methods_since(&stored) {
+                answer.output.push_str(&format!("  {game}: {method}\n"));
+            }
         }
         answer
     }
@@ -315,8 +346,17 @@ impl Backend {
                 Answer::output(format!("timing {state}\n"))
             }
             ":limit" => self.limit(argument),
+            ":method" if argument.is_empty() => Answer::error("usage: :method GAME\n"),
+            ":method" => self.method(argument),
             _ => return Reply::Quit,
         })
+    }
+
+    fn method(&mut self, game: &str) -> Answer {
+        match self.session.method(game) {
+            Ok((name, method)) => Answer::output(format!("{name}: {method}\n")),
+            Err(errors) => Answer::error(self.render(&errors, "<method>", game)),
+        }
     }
 
     fn reset(&mut self) -> Answer {

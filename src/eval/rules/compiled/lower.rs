@@ -1,6 +1,8 @@
 //! Lowering a rule game's declaration to the compiled form of [`super`]: a scope of slots and
 //! constants, and static types for every expression.
 
+use std::sync::Arc;
+
 use super::{CBinder, CExpr, CRule, CUpdate, Compiled, Kind, Ty};
 use crate::eval::value::Value;
 use crate::eval::Globals;
@@ -213,7 +215,33 @@ impl<'d> Compiler<'d> {
                     items: compiled,
                 }
             }
+            ExprKind::List(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                for item in items {
+                    match self.expr(item)? {
+                        (CExpr::Const(x), Ty::Int) => values.push(x),
+                        _ => return None,
+                    }
+                }
+                CBinder::Consts {
+                    slot: self.new_int(),
+                    items: Arc::new(values),
+                }
+            }
             ExprKind::Var(v) => match self.lookup(v)? {
+                Local::Const(Value::List(items)) => {
+                    let values = items
+                        .iter()
+                        .map(|x| match x {
+                            Value::Int(x) => Some(*x),
+                            _ => None,
+                        })
+                        .collect::<Option<Vec<i64>>>()?;
+                    CBinder::Consts {
+                        slot: self.new_int(),
+                        items: Arc::new(values),
+                    }
+                }
                 Local::Const(Value::Set(items)) => {
                     let items = items.clone();
                     CBinder::Consts {
