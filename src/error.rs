@@ -287,6 +287,20 @@ pub enum Error {
     #[diagnostic(code(grundy::io), help("check the path and its permissions"))]
     Io { path: String, reason: String },
 
+    /// A program file that is not UTF-8 text: a file saved as Latin-1 with an `é` in a comment.
+    /// `line` and `column` (both from 1, the column in characters) locate the first bad byte.
+    #[error("`{path}` is not UTF-8 text: byte 0x{byte:02X} at line {line}, column {column}")]
+    #[diagnostic(
+        code(grundy::not_utf8),
+        help("save the program as UTF-8 (from Latin-1: `iconv -f latin1 -t utf-8 OLD.game > NEW.game`), or remove the character there")
+    )]
+    NotUtf8 {
+        path: String,
+        byte: u8,
+        line: usize,
+        column: usize,
+    },
+
     /// An error raised by the rules of a game, shown against the source where the game was
     /// declared (the prelude, an earlier REPL entry, another file): `grundy xor_nim[10^6, 10^6]`
     /// fails inside the prelude's rules.

@@ -235,15 +235,9 @@ impl Backend {
 
     /// Runs a file into the session, as `:load FILE` does.
     pub fn load(&mut self, path: &Path) -> Answer {
-        match std::fs::read_to_string(path) {
+        match crate::read_program_file(path) {
             Ok(source) => self.run(&path.display().to_string(), &source, true),
-            Err(e) => {
-                let error = Error::Io {
-                    path: path.display().to_string(),
-                    reason: e.to_string(),
-                };
-                Answer::error(self.render(&[error], "", ""))
-            }
+            Err(error) => Answer::error(self.render(&[error], "", "")),
         }
     }
 
