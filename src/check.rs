@@ -66,7 +66,11 @@ impl Ty {
             Ty::Set => "a set",
             Ty::List => "a list",
             Ty::Box => "a box",
-            Ty::Game(_) => "a game",
+            Ty::Game(Shape::Heaps) => "a heap game",
+            Ty::Game(Shape::Nodes(_)) => "a graph game",
+            Ty::Game(Shape::Tuple(2)) => "a game of two counters",
+            Ty::Game(Shape::Tuple(_)) => "a game of several counters",
+            Ty::Game(Shape::List) => "a list game",
             Ty::Family(..) => "a game family (needs parameters)",
             Ty::Position => "a position",
             Ty::Unknown => "a value",
@@ -276,9 +280,18 @@ impl Checker<'_> {
                 span: game.span,
                 help: "give the game its parameters, e.g. `bash(3)`".into(),
             }),
-            other => self
-                .errors
-                .push(Error::type_mismatch(what, other.name(), game.span, help)),
+            other => {
+                let help = match (&other, &shape) {
+                    (Ty::Game(Shape::Tuple(2)), Shape::Heaps) => format!(
+                        "`{0}` is a game of two counters, not one heap: its values make a table, \
+                         e.g. `table {0} 0..10, 0..10` (or `ppos {0} 0..10, 0..10`)",
+                        describe(game)
+                    ),
+                    _ => help.to_string(),
+                };
+                self.errors
+                    .push(Error::type_mismatch(what, other.name(), game.span, help))
+            }
         }
     }
 
@@ -684,6 +697,11 @@ impl Checker<'_> {
                             counters += 1;
                             continue;
                         }
+                        if self.lookup(name).is_none() {
+                            self.errors
+                                .push(unknown_node(name, nodes, target, arg.span));
+                            continue;
+                        }
                     }
                     match self.expr(arg) {
                         Ty::Int => counters += 1,
@@ -773,6 +791,39 @@ impl Checker<'_> {
 }
 
 /// A short name for an expression in messages: the variable or callee name.
+/// The most node names an unknown node's diagnostic lists.
+const NODES_LISTED: usize = 24;
+
+/// `g[d]` where `d` is neither a node of the graph game `g` nor a variable.
+fn unknown_node(name: &str, nodes: &[String], game: &Expr, span: Span) -> Error {
+    let nearest = nodes
+        .iter()
+        .map(|n| (strsim::damerau_levenshtein(name, n), n))
+        .filter(|(d, n)| *d <= 2.max(name.len() / 3) && *d < n.len().max(name.len()))
+        .min();
+    let mut listed = nodes
+        .iter()
+        .take(NODES_LISTED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if nodes.len() > NODES_LISTED {
+        listed += &format!(" ... and {} more", nodes.len() - NODES_LISTED);
+    }
+    let hint = match nearest {
+        Some((_, n)) => format!("did you mean `{n}`? "),
+        None => String::new(),
+    };
+    Error::UnknownName {
+        name: name.to_string(),
+        span,
+        help: format!(
+            "{hint}`{}` is a graph game, and `{name}` is not one of its nodes: {listed}",
+            describe(game)
+        ),
+    }
+}
+
 fn describe(expr: &Expr) -> String {
     match &expr.kind {
         ExprKind::Var(name) => name.clone(),

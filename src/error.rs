@@ -249,6 +249,21 @@ pub enum Error {
         span: Span,
     },
 
+    /// A `dot` drawing of more positions than it draws: `dot kayles[30]`. The limit is fixed, so
+    /// that a drawing stays readable.
+    #[error(
+        "the game graph of this position has more than {limit} positions, the most `dot` draws"
+    )]
+    #[diagnostic(
+        code(grundy::dot_limit),
+        help("the limit of `dot` is fixed (no option raises it): draw a smaller position, e.g. `dot kayles[8]`, or ask `moves` or `grundy` of this one")
+    )]
+    DotLimit {
+        limit: usize,
+        #[label("reaches more than {limit} positions")]
+        span: Span,
+    },
+
     /// An octal code that is not one: `octal 0.08`, `octal 0.`.
     #[error("malformed octal code `{code}`: {reason}")]
     #[diagnostic(

@@ -115,9 +115,7 @@ impl Interpreter {
                     Some(&i) => i,
                     None => {
                         if nodes.len() >= DOT_LIMIT {
-                            return Err(Error::TooLarge {
-                                what: "the game graph of this position".into(),
-                                size: format!("more than {DOT_LIMIT}"),
+                            return Err(Error::DotLimit {
                                 limit: DOT_LIMIT,
                                 span: target.span,
                             });
