@@ -130,6 +130,9 @@ impl Interpreter {
             next += 1;
         }
         let show = |p: &Position| {
+            if let (true, Some(first)) = (p.parts.is_empty(), root.position.parts.first()) {
+                return format!("{}[]", root.game(first.game).display);
+            }
             PositionValue {
                 position: p.clone(),
                 games: root.games.clone(),
