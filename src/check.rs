@@ -223,27 +223,37 @@ impl Checker<'_> {
                     "write a game with a state, e.g. `g[a]`",
                 );
             }
-            StmtKind::Plot { plot, .. } => match plot {
-                Plot::Sequence { game, range } => {
-                    self.game_arg(
-                        game,
-                        Shape::Heaps,
-                        "a heap game",
-                        "`plot sequence` takes a game played on one heap",
+            StmtKind::Plot { plot, size, .. } => {
+                for side in size.iter().flat_map(|(w, h)| [w, h]) {
+                    self.expect(
+                        side,
+                        &[Ty::Int],
+                        "an integer",
+                        "a size in pixels, e.g. `size 1600 x 800`",
                     );
-                    self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=2000`");
                 }
-                Plot::Table { game, rows, cols } => {
-                    self.game_arg(
-                        game,
-                        Shape::Tuple(2),
-                        "a game of two counters",
-                        "a game declared `on (a, b)`",
-                    );
-                    self.expect(rows, &[Ty::Range], "a range", "write e.g. `0..256`");
-                    self.expect(cols, &[Ty::Range], "a range", "write e.g. `0..256`");
+                match plot {
+                    Plot::Sequence { game, range } => {
+                        self.game_arg(
+                            game,
+                            Shape::Heaps,
+                            "a heap game",
+                            "`plot sequence` takes a game played on one heap",
+                        );
+                        self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=2000`");
+                    }
+                    Plot::Table { game, rows, cols } => {
+                        self.game_arg(
+                            game,
+                            Shape::Tuple(2),
+                            "a game of two counters",
+                            "a game declared `on (a, b)`",
+                        );
+                        self.expect(rows, &[Ty::Range], "a range", "write e.g. `0..256`");
+                        self.expect(cols, &[Ty::Range], "a range", "write e.g. `0..256`");
+                    }
                 }
-            },
+            }
             StmtKind::Check { condition, binders } => {
                 let depth = self.locals.len();
                 self.binders(binders);

@@ -129,7 +129,7 @@ fn compare_dot_and_pictures() {
     assert_eq!((width, height), (1200, 600));
     let svg = std::fs::read_to_string(&svg).unwrap();
     assert!(
-        svg.contains("<svg") && svg.contains("width=\"64\"") && svg.contains("height=\"128\""),
+        svg.contains("<svg") && svg.contains("width=\"988\"") && svg.contains("height=\"514\""),
         "{}",
         &svg[..200]
     );

@@ -163,7 +163,8 @@ impl Interpreter {
         plot: &Plot,
         file: &str,
         file_span: Span,
+        size: Option<&(Expr, Expr)>,
     ) -> Result<String, Error> {
-        super::plot::draw(self, plot, file, file_span)
+        super::plot::draw(self, plot, file, file_span, size)
     }
 }

@@ -185,7 +185,8 @@ impl Interpreter {
                 plot,
                 file,
                 file_span,
-            } => self.plot(plot, file, *file_span)?,
+                size,
+            } => self.plot(plot, file, *file_span, size.as_ref())?,
             StmtKind::Assert(condition) => {
                 let mut eval = Eval::new(self);
                 if eval.bool(condition)? {
