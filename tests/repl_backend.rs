@@ -50,7 +50,6 @@ fn three_line_definition_then_query() {
 fn continuation_after_trailing_operator_and_open_bracket() {
     insta::assert_snapshot!(transcript(&[
         "let x = 3 xor",
-        "",
         "  5",
         "print [x,",
         "  x + 1]"
@@ -333,4 +332,29 @@ fn the_keywords_are_those_of_the_grammar() {
     in_grammar.sort();
     in_repl.sort();
     assert_eq!(in_repl, in_grammar, "the REPL's keywords and the grammar's");
+}
+
+#[test]
+fn a_blank_line_ends_an_unfinished_entry_with_a_note() {
+    let text = transcript(&[
+        "table wythoff 0..10",
+        "",
+        "print 2",
+        "game g on n {",
+        "    for k in 1..=n { n -= k }",
+        "",
+        "g",
+    ]);
+    insta::assert_snapshot!(text);
+    assert!(
+        text.contains("not run: `table wythoff 0..10` was unfinished"),
+        "{text}"
+    );
+    assert!(text.contains("grundy> print 2\n2\n"), "{text}");
+    assert!(
+        text.contains("not run: `game g on n { ...` was unfinished"),
+        "{text}"
+    );
+    // The game was never declared.
+    assert!(text.contains("unknown name `g`"), "{text}");
 }

@@ -218,6 +218,8 @@ impl Backend {
             if trimmed.is_empty() {
                 return Reply::Done(Answer::default());
             }
+        } else if line.trim().is_empty() {
+            return Reply::Done(self.abandon());
         } else {
             self.buffer.push('\n');
         }
@@ -231,6 +233,25 @@ impl Backend {
         self.entries += 1;
         let name = format!("<repl:{}>", self.entries);
         Reply::Done(self.run(&name, &source, false))
+    }
+
+    /// A blank line after an unfinished entry: the entry is dropped, with a note of its first
+    /// line and what it lacked.
+    fn abandon(&mut self) -> Answer {
+        let source = std::mem::take(&mut self.buffer);
+        let lacked = match syntax::parse(&source) {
+            Err(Error::Unfinished { message, .. }) => format!(" ({message})"),
+            _ => String::new(),
+        };
+        let first = source.lines().next().unwrap_or("").trim();
+        let more = if source.lines().count() > 1 {
+            " ..."
+        } else {
+            ""
+        };
+        Answer::error(format!(
+            "not run: `{first}{more}` was unfinished{lacked}; the blank line ended it\n"
+        ))
     }
 
     /// Runs a file into the session, as `:load FILE` does.

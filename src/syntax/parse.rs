@@ -115,8 +115,8 @@ fn parts<'i>(pair: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
                 | Rule::kw_dot
                 | Rule::kw_plot
                 | Rule::kw_to
-                | Rule::kw_size
-                | Rule::kw_by
+                | Rule::word_size
+                | Rule::word_x
                 | Rule::kw_check
                 | Rule::kw_assert
                 | Rule::kw_print
