@@ -358,3 +358,38 @@ fn a_blank_line_ends_an_unfinished_entry_with_a_note() {
     // The game was never declared.
     assert!(text.contains("unknown name `g`"), "{text}");
 }
+
+#[test]
+fn a_bare_game_name_describes_the_game() {
+    let text = transcript(&[
+        "kayles",
+        "bash",
+        "game g on n {  # take one or two",
+        "    for k in 1..=min(2, n) { n -= k }",
+        "}",
+        "g",
+        "let k = kayles",
+        "k",
+    ]);
+    insta::assert_snapshot!(text);
+    let prelude = grundy::PRELUDE;
+    let kayles = prelude
+        .lines()
+        .find(|l| l.starts_with("game kayles "))
+        .unwrap()
+        .split('#')
+        .next()
+        .unwrap()
+        .trim_end();
+    assert!(text.contains(&format!(
+        "grundy> kayles\nkayles is a game, from the prelude"
+    )));
+    assert!(text.contains(kayles), "{text}");
+    assert!(text.contains("bash(m) is a game family of 1 parameter, from the prelude"));
+    assert!(
+        text.contains("g is a game: take one or two\ngame g on n {"),
+        "{text}"
+    );
+    // A `let` name is a value, printed as it is.
+    assert!(text.ends_with("grundy> k\nkayles\n"), "{text}");
+}

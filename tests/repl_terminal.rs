@@ -216,3 +216,15 @@ fn a_blank_line_ends_an_unfinished_entry() {
     ask(&mut repl, "print 7", "7");
     quit(repl);
 }
+
+#[test]
+fn a_bare_game_name_describes_it() {
+    let data = tempfile::tempdir().unwrap();
+    let mut repl = repl(data.path());
+    ask(
+        &mut repl,
+        "wythoff",
+        "take from one pile, or the same from both",
+    );
+    quit(repl);
+}

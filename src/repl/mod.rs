@@ -230,6 +230,9 @@ impl Backend {
             }
         }
         let source = std::mem::take(&mut self.buffer);
+        if let Some(text) = self.games.describe(&self.session, source.trim()) {
+            return Reply::Done(Answer::output(text));
+        }
         self.entries += 1;
         let name = format!("<repl:{}>", self.entries);
         Reply::Done(self.run(&name, &source, false))
