@@ -381,9 +381,7 @@ fn a_bare_game_name_describes_the_game() {
         .next()
         .unwrap()
         .trim_end();
-    assert!(text.contains(&format!(
-        "grundy> kayles\nkayles is a game, from the prelude"
-    )));
+    assert!(text.contains("grundy> kayles\nkayles is a game, from the prelude"));
     assert!(text.contains(kayles), "{text}");
     assert!(text.contains("bash(m) is a game family of 1 parameter, from the prelude"));
     assert!(
