@@ -66,7 +66,11 @@ impl Ty {
             Ty::Set => "a set",
             Ty::List => "a list",
             Ty::Box => "a box",
-            Ty::Game(_) => "a game",
+            Ty::Game(Shape::Heaps) => "a heap game",
+            Ty::Game(Shape::Nodes(_)) => "a graph game",
+            Ty::Game(Shape::Tuple(2)) => "a game of two counters",
+            Ty::Game(Shape::Tuple(_)) => "a game of several counters",
+            Ty::Game(Shape::List) => "a list game",
             Ty::Family(..) => "a game family (needs parameters)",
             Ty::Position => "a position",
             Ty::Unknown => "a value",
@@ -219,27 +223,37 @@ impl Checker<'_> {
                     "write a game with a state, e.g. `g[a]`",
                 );
             }
-            StmtKind::Plot { plot, .. } => match plot {
-                Plot::Sequence { game, range } => {
-                    self.game_arg(
-                        game,
-                        Shape::Heaps,
-                        "a heap game",
-                        "`plot sequence` takes a game played on one heap",
+            StmtKind::Plot { plot, size, .. } => {
+                for side in size.iter().flat_map(|(w, h)| [w, h]) {
+                    self.expect(
+                        side,
+                        &[Ty::Int],
+                        "an integer",
+                        "a size in pixels, e.g. `size 1600 x 800`",
                     );
-                    self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=2000`");
                 }
-                Plot::Table { game, rows, cols } => {
-                    self.game_arg(
-                        game,
-                        Shape::Tuple(2),
-                        "a game of two counters",
-                        "a game declared `on (a, b)`",
-                    );
-                    self.expect(rows, &[Ty::Range], "a range", "write e.g. `0..256`");
-                    self.expect(cols, &[Ty::Range], "a range", "write e.g. `0..256`");
+                match plot {
+                    Plot::Sequence { game, range } => {
+                        self.game_arg(
+                            game,
+                            Shape::Heaps,
+                            "a heap game",
+                            "`plot sequence` takes a game played on one heap",
+                        );
+                        self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=2000`");
+                    }
+                    Plot::Table { game, rows, cols } => {
+                        self.game_arg(
+                            game,
+                            Shape::Tuple(2),
+                            "a game of two counters",
+                            "a game declared `on (a, b)`",
+                        );
+                        self.expect(rows, &[Ty::Range], "a range", "write e.g. `0..256`");
+                        self.expect(cols, &[Ty::Range], "a range", "write e.g. `0..256`");
+                    }
                 }
-            },
+            }
             StmtKind::Check { condition, binders } => {
                 let depth = self.locals.len();
                 self.binders(binders);
@@ -276,9 +290,18 @@ impl Checker<'_> {
                 span: game.span,
                 help: "give the game its parameters, e.g. `bash(3)`".into(),
             }),
-            other => self
-                .errors
-                .push(Error::type_mismatch(what, other.name(), game.span, help)),
+            other => {
+                let help = match (&other, &shape) {
+                    (Ty::Game(Shape::Tuple(2)), Shape::Heaps) => format!(
+                        "`{0}` is a game of two counters, not one heap: its values make a table, \
+                         e.g. `table {0} 0..10, 0..10` (or `ppos {0} 0..10, 0..10`)",
+                        describe(game)
+                    ),
+                    _ => help.to_string(),
+                };
+                self.errors
+                    .push(Error::type_mismatch(what, other.name(), game.span, help))
+            }
         }
     }
 
@@ -684,6 +707,11 @@ impl Checker<'_> {
                             counters += 1;
                             continue;
                         }
+                        if self.lookup(name).is_none() {
+                            self.errors
+                                .push(unknown_node(name, nodes, target, arg.span));
+                            continue;
+                        }
                     }
                     match self.expr(arg) {
                         Ty::Int => counters += 1,
@@ -773,6 +801,39 @@ impl Checker<'_> {
 }
 
 /// A short name for an expression in messages: the variable or callee name.
+/// The most node names an unknown node's diagnostic lists.
+const NODES_LISTED: usize = 24;
+
+/// `g[d]` where `d` is neither a node of the graph game `g` nor a variable.
+fn unknown_node(name: &str, nodes: &[String], game: &Expr, span: Span) -> Error {
+    let nearest = nodes
+        .iter()
+        .map(|n| (strsim::damerau_levenshtein(name, n), n))
+        .filter(|(d, n)| *d <= 2.max(name.len() / 3) && *d < n.len().max(name.len()))
+        .min();
+    let mut listed = nodes
+        .iter()
+        .take(NODES_LISTED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if nodes.len() > NODES_LISTED {
+        listed += &format!(" ... and {} more", nodes.len() - NODES_LISTED);
+    }
+    let hint = match nearest {
+        Some((_, n)) => format!("did you mean `{n}`? "),
+        None => String::new(),
+    };
+    Error::UnknownName {
+        name: name.to_string(),
+        span,
+        help: format!(
+            "{hint}`{}` is a graph game, and `{name}` is not one of its nodes: {listed}",
+            describe(game)
+        ),
+    }
+}
+
 fn describe(expr: &Expr) -> String {
     match &expr.kind {
         ExprKind::Var(name) => name.clone(),

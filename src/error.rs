@@ -262,6 +262,21 @@ pub enum Error {
         span: Span,
     },
 
+    /// A `dot` drawing of more positions than it draws: `dot kayles[30]`. The limit is fixed, so
+    /// that a drawing stays readable.
+    #[error(
+        "the game graph of this position has more than {limit} positions, the most `dot` draws"
+    )]
+    #[diagnostic(
+        code(grundy::dot_limit),
+        help("the limit of `dot` is fixed (no option raises it): draw a smaller position, e.g. `dot kayles[8]`, or ask `moves` or `grundy` of this one")
+    )]
+    DotLimit {
+        limit: usize,
+        #[label("reaches more than {limit} positions")]
+        span: Span,
+    },
+
     /// An octal code that is not one: `octal 0.08`, `octal 0.`.
     #[error("malformed octal code `{code}`: {reason}")]
     #[diagnostic(
@@ -299,6 +314,20 @@ pub enum Error {
     #[error("cannot read `{path}`: {reason}")]
     #[diagnostic(code(grundy::io), help("check the path and its permissions"))]
     Io { path: String, reason: String },
+
+    /// A program file that is not UTF-8 text: a file saved as Latin-1 with an `é` in a comment.
+    /// `line` and `column` (both from 1, the column in characters) locate the first bad byte.
+    #[error("`{path}` is not UTF-8 text: byte 0x{byte:02X} at line {line}, column {column}")]
+    #[diagnostic(
+        code(grundy::not_utf8),
+        help("save the program as UTF-8 (from Latin-1: `iconv -f latin1 -t utf-8 OLD.game > NEW.game`), or remove the character there")
+    )]
+    NotUtf8 {
+        path: String,
+        byte: u8,
+        line: usize,
+        column: usize,
+    },
 
     /// An error raised by the rules of a game, shown against the source where the game was
     /// declared (the prelude, an earlier REPL entry, another file): `grundy xor_nim[10^6, 10^6]`

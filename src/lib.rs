@@ -73,6 +73,42 @@ impl Session {
     }
 }
 
+/// Reads a program from `reader`, named `path` in diagnostics: an I/O error, or text that is not
+/// UTF-8 (located at its first bad byte), is an [`Error`].
+pub fn read_program(path: &str, mut reader: impl std::io::Read) -> Result<String, Error> {
+    let mut bytes = Vec::new();
+    if let Err(e) = reader.read_to_end(&mut bytes) {
+        return Err(Error::Io {
+            path: path.to_string(),
+            reason: e.to_string(),
+        });
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let bad = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let before = std::str::from_utf8(&bytes[..bad]).expect("valid up to the bad byte");
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        Error::NotUtf8 {
+            path: path.to_string(),
+            byte: bytes[bad],
+            line: before.matches('\n').count() + 1,
+            column: before[line_start..].chars().count() + 1,
+        }
+    })
+}
+
+/// [`read_program`] of a file.
+pub fn read_program_file(path: &std::path::Path) -> Result<String, Error> {
+    let name = path.display().to_string();
+    match std::fs::File::open(path) {
+        Ok(file) => read_program(&name, file),
+        Err(e) => Err(Error::Io {
+            path: name,
+            reason: e.to_string(),
+        }),
+    }
+}
+
 /// Runs `source` in a fresh session and returns what it printed, or the rendered errors
 /// (colour-free, 80 columns), as a test or a one-liner would see them.
 pub fn run_to_string(name: &str, source: &str) -> Result<String, String> {

@@ -201,7 +201,8 @@ impl Interpreter {
                 plot,
                 file,
                 file_span,
-            } => self.plot(plot, file, *file_span)?,
+                size,
+            } => self.plot(plot, file, *file_span, size.as_ref())?,
             StmtKind::Assert(condition) => {
                 let mut eval = Eval::new(self);
                 if eval.bool(condition)? {
@@ -222,7 +223,7 @@ impl Interpreter {
                         .engine
                         .gvalue(&p.position)
                         .map_err(|e| solve_error(e, expr.span))?;
-                    let note = loopy_note(&self.engine, &p);
+                    let note = loopy_note(&self.engine, &p, &value);
                     format!("{p}: grundy {value}, {}{note}", value.outcome().letter())
                 }
                 other => other.to_string(),
@@ -380,7 +381,7 @@ impl Interpreter {
         Ok(match query {
             Query::Grundy => {
                 let value = engine.gvalue(&p.position).map_err(fail)?;
-                format!("{value}{}", loopy_note(engine, &p))
+                format!("{value}{}", loopy_note(engine, &p, &value))
             }
             Query::Outcome => engine
                 .gvalue(&p.position)
@@ -562,9 +563,14 @@ impl Interpreter {
         }
         let mut text = format!("{} {start}..={last}:", game.display);
         let width = last.max(0).to_string().len();
+        let value_width = values
+            .iter()
+            .map(|v| v.to_string().len())
+            .max()
+            .unwrap_or(1);
         for (row, chunk) in values.chunks(10).enumerate() {
             let first = start + row as i64 * 10;
-            let shown: Vec<String> = chunk.iter().map(|v| v.to_string()).collect();
+            let shown: Vec<String> = chunk.iter().map(|v| format!("{v:>value_width$}")).collect();
             text.push_str(&format!("\n  {first:>width$}: {}", shown.join(" ")));
         }
         Ok(text)
@@ -672,12 +678,15 @@ impl Interpreter {
                     }
                 }
             }
-            return Ok(format!(
-                "{} P-positions of {} in {r0}..={r1}, {c0}..={c1}: {}",
+            let header = format!(
+                "{} P-positions of {} in {r0}..={r1}, {c0}..={c1}",
                 found.len(),
                 game.display,
-                found.join(" ")
-            ));
+            );
+            return Ok(match found.is_empty() {
+                true => header,
+                false => format!("{header}:{}", wrapped(&found, PPOS_LINE)),
+            });
         }
         let width = grid
             .iter()
@@ -690,12 +699,13 @@ impl Interpreter {
             "{} (rows a = {r0}..={r1}, columns b = {c0}..={c1})\n",
             game.display
         );
-        text.push_str(&format!("{:>width$} |", "a\\b"));
+        let label_width = r1.to_string().len().max("a\\b".len());
+        text.push_str(&format!("{:>label_width$} |", "a\\b"));
         for b in c0..=c1 {
             text.push_str(&format!(" {b:>width$}"));
         }
         for (i, line) in grid.iter().enumerate() {
-            text.push_str(&format!("\n{:>width$} |", r0 + i as i64));
+            text.push_str(&format!("\n{:>label_width$} |", r0 + i as i64));
             for v in line {
                 text.push_str(&format!(" {v:>width$}"));
             }
@@ -816,9 +826,29 @@ fn check_case<'a>(
     Ok(Some((bindings.join(", "), explain(eval, condition))))
 }
 
-/// Says so when a position belongs to a loopy game, whose values are generalized ones.
-fn loopy_note(engine: &Engine, p: &PositionValue) -> &'static str {
-    if p.position.parts().any(|part| engine.is_loopy(part.game)) {
+/// The most characters of a line of `ppos` pairs, after its indent.
+const PPOS_LINE: usize = 76;
+
+/// `items` separated by spaces, in lines of at most `line` characters, each on a new line
+/// indented by two spaces.
+fn wrapped(items: &[String], line: usize) -> String {
+    let mut text = String::new();
+    let mut used = line;
+    for item in items {
+        if used + 1 + item.len() > line {
+            text.push_str("\n ");
+            used = 0;
+        }
+        text.push(' ');
+        text.push_str(item);
+        used += 1 + item.len();
+    }
+    text
+}
+
+/// Says what an infinite value of a position of a loopy game is (a finite one reads as usual).
+fn loopy_note(engine: &Engine, p: &PositionValue, value: &GValue) -> &'static str {
+    if value.finite().is_none() && p.position.parts().any(|part| engine.is_loopy(part.game)) {
         " (loopy game: generalized Grundy value)"
     } else {
         ""

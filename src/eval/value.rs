@@ -134,7 +134,7 @@ impl Value {
 }
 
 impl PositionValue {
-    fn game(&self, id: GameId) -> &GameValue {
+    pub(crate) fn game(&self, id: GameId) -> &GameValue {
         self.games
             .iter()
             .find(|g| g.id == id)

@@ -245,6 +245,8 @@ impl Backend {
             if trimmed.is_empty() {
                 return Reply::Done(Answer::default());
             }
+        } else if line.trim().is_empty() {
+            return Reply::Done(self.abandon());
         } else {
             self.buffer.push('\n');
         }
@@ -255,22 +257,38 @@ impl Backend {
             }
         }
         let source = std::mem::take(&mut self.buffer);
+        if let Some(text) = self.games.describe(&self.session, source.trim()) {
+            return Reply::Done(Answer::output(text));
+        }
         self.entries += 1;
         let name = format!("<repl:{}>", self.entries);
         Reply::Done(self.run(&name, &source, false))
     }
 
+    /// A blank line after an unfinished entry: the entry is dropped, with a note of its first
+    /// line and what it lacked.
+    fn abandon(&mut self) -> Answer {
+        let source = std::mem::take(&mut self.buffer);
+        let lacked = match syntax::parse(&source) {
+            Err(Error::Unfinished { message, .. }) => format!(" ({message})"),
+            _ => String::new(),
+        };
+        let first = source.lines().next().unwrap_or("").trim();
+        let more = if source.lines().count() > 1 {
+            " ..."
+        } else {
+            ""
+        };
+        Answer::error(format!(
+            "not run: `{first}{more}` was unfinished{lacked}; the blank line ended it\n"
+        ))
+    }
+
     /// Runs a file into the session, as `:load FILE` does.
     pub fn load(&mut self, path: &Path) -> Answer {
-        match std::fs::read_to_string(path) {
+        match crate::read_program_file(path) {
             Ok(source) => self.run(&path.display().to_string(), &source, true),
-            Err(e) => {
-                let error = Error::Io {
-                    path: path.display().to_string(),
-                    reason: e.to_string(),
-                };
-                Answer::error(self.render(&[error], "", ""))
-            }
+            Err(error) => Answer::error(self.render(&[error], "", "")),
         }
     }
 

@@ -46,11 +46,12 @@ pub enum StmtKind {
     },
     /// `dot g[a]`: the game graph of a position in Graphviz form.
     Dot(Expr),
-    /// `plot sequence dawson 0..=2000 to "dawson.png"`
+    /// `plot sequence dawson 0..=2000 to "dawson.png"`, with `size 1600 x 800` (pixels) or not.
     Plot {
         plot: Plot,
         file: String,
         file_span: Span,
+        size: Option<(Expr, Expr)>,
     },
     /// `check COND for BINDER, ...`
     Check {

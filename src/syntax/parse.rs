@@ -115,6 +115,8 @@ fn parts<'i>(pair: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
                 | Rule::kw_dot
                 | Rule::kw_plot
                 | Rule::kw_to
+                | Rule::word_size
+                | Rule::word_x
                 | Rule::kw_check
                 | Rule::kw_assert
                 | Rule::kw_print
@@ -227,10 +229,18 @@ fn plot_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
     };
     let path = next(&mut parts);
     let file = string(&path)?;
+    let size = match parts.next() {
+        Some(size) => {
+            let mut sides = self::parts(size);
+            Some((expr(next(&mut sides))?, expr(next(&mut sides))?))
+        }
+        None => None,
+    };
     Ok(StmtKind::Plot {
         plot,
         file,
         file_span: span(&path),
+        size,
     })
 }
 

@@ -25,6 +25,15 @@ pub(crate) fn convert(error: &pest::error::Error<Rule>, source: &str) -> Error {
             let wants_name = [Rule::ident, Rule::primary, Rule::operand, Rule::expr]
                 .iter()
                 .any(|wanted| positives.contains(wanted));
+            if positives.contains(&Rule::game_rule) {
+                if let Some(update) = update_at(&source[pos..]) {
+                    return Error::syntax(
+                        "expected a rule, and a rule's updates go in braces of their own",
+                        format!("an update outside a rule: write `{{ {update} }}`"),
+                        Span::new(pos, pos + update.len()),
+                    );
+                }
+            }
             let label = if wants_name && is_keyword(word) {
                 format!("`{word}` is a reserved word")
             } else {
@@ -45,6 +54,12 @@ pub(crate) fn convert(error: &pest::error::Error<Rule>, source: &str) -> Error {
         };
     }
     Error::syntax(message, label, span)
+}
+
+/// The update that `rest` starts with (`n += 1` of `n += 1 }`), if it does.
+fn update_at(rest: &str) -> Option<&str> {
+    let pairs = GrundyParser::parse(Rule::update, rest).ok()?;
+    Some(pairs.as_str().trim_end())
 }
 
 fn is_keyword(word: &str) -> bool {
@@ -261,6 +276,9 @@ pub(crate) fn rule_name(rule: Rule) -> &'static str {
         Rule::kw_dot => "`dot`",
         Rule::kw_plot => "`plot`",
         Rule::kw_to => "`to`",
+        Rule::word_size => "`size`",
+        Rule::word_x => "`x`",
+        Rule::plot_size => "`size WIDTH x HEIGHT`",
         Rule::period_stmt => "a `period` statement",
         Rule::compare_stmt => "a `compare` statement",
         Rule::dot_stmt => "a `dot` statement",
