@@ -10,8 +10,8 @@ use crate::eval::Globals;
 use crate::game::octal::Octal;
 use crate::span::Span;
 use crate::syntax::ast::{
-    BinaryOp, Binder, BinderKind, Expr, ExprKind, GameDecl, GameDef, Ident, Plot, Rule, StateShape,
-    Stmt, StmtKind, UnaryOp, UpdateOp,
+    BinaryOp, Binder, BinderKind, Expr, ExprKind, FunctionDecl, GameDecl, GameDef, Ident, Plot,
+    Rule, StateShape, Stmt, StmtKind, UnaryOp, UpdateOp,
 };
 
 /// What the checker knows of a value's type; `Unknown` never causes an error.
@@ -27,6 +27,8 @@ enum Ty {
     Game(Shape),
     Family(usize, Shape),
     Position,
+    /// A function of this many parameters.
+    Function(usize),
     Unknown,
 }
 
@@ -43,6 +45,7 @@ impl Ty {
             Value::Game(g) => Ty::Game(g.shape.clone()),
             Value::Family(f) => Ty::Family(f.arity, f.shape.clone()),
             Value::Position(_) => Ty::Position,
+            Value::Function(f) => Ty::Function(f.decl.params.len()),
         }
     }
 
@@ -54,6 +57,7 @@ impl Ty {
             Kind::Sized => matches!(self, Ty::List | Ty::Set | Ty::Str | Ty::Range | Ty::Unknown),
             Kind::Position => matches!(self, Ty::Position | Ty::Unknown),
             Kind::Str => matches!(self, Ty::Str | Ty::Unknown),
+            Kind::Any => true,
         }
     }
 
@@ -69,6 +73,7 @@ impl Ty {
             Ty::Game(_) => "a game",
             Ty::Family(..) => "a game family (needs parameters)",
             Ty::Position => "a position",
+            Ty::Function(_) => "a function",
             Ty::Unknown => "a value",
         }
     }
@@ -164,6 +169,7 @@ impl Checker<'_> {
                 let ty = self.expr(value);
                 self.declared.insert(name.name.clone(), ty);
             }
+            StmtKind::Function(decl) => self.function(decl),
             StmtKind::Game(decl) => self.game(decl),
             StmtKind::Query { target, .. } => {
                 self.expect(
@@ -280,6 +286,27 @@ impl Checker<'_> {
                 .errors
                 .push(Error::type_mismatch(what, other.name(), game.span, help)),
         }
+    }
+
+    /// A function's parameters are of any type; its name is known in its body (it may recurse).
+    fn function(&mut self, decl: &FunctionDecl) {
+        for (i, param) in decl.params.iter().enumerate() {
+            if let Some(first) = decl.params[..i].iter().find(|p| p.name == param.name) {
+                self.errors.push(Error::Duplicate {
+                    name: param.name.clone(),
+                    span: param.span,
+                    first: first.span,
+                });
+            }
+        }
+        let ty = Ty::Function(decl.params.len());
+        self.declared.insert(decl.name.name.clone(), ty);
+        let depth = self.locals.len();
+        for param in &decl.params {
+            self.locals.push((param.name.clone(), Ty::Unknown));
+        }
+        self.expr(&decl.body);
+        self.locals.truncate(depth);
     }
 
     fn game(&mut self, decl: &GameDecl) {
@@ -440,6 +467,14 @@ impl Checker<'_> {
                 },
             };
             self.locals.push((binder.name.name.clone(), ty));
+            if let Some(guard) = &binder.guard {
+                self.expect(
+                    guard,
+                    &[Ty::Bool],
+                    "a boolean",
+                    "a guard `if COND` after a binder needs a condition",
+                );
+            }
         }
     }
 
@@ -542,6 +577,13 @@ impl Checker<'_> {
             }
             ExprKind::Call { callee, args } => self.call(callee, args, expr.span),
             ExprKind::Index { target, args } => self.index(target, args, expr.span),
+            ExprKind::Comprehension { body, binders } => {
+                let depth = self.locals.len();
+                self.binders(binders);
+                self.expr(body);
+                self.locals.truncate(depth);
+                Ty::List
+            }
         }
     }
 
@@ -566,6 +608,7 @@ impl Checker<'_> {
             return Ty::Bool;
         }
         let allowed: &[Ty] = match op {
+            BinaryOp::Concat => &[Ty::List],
             BinaryOp::Add => &[Ty::Int, Ty::List, Ty::Position],
             BinaryOp::Sub => &[Ty::Int, Ty::List],
             _ => &[Ty::Int],
@@ -574,6 +617,7 @@ impl Checker<'_> {
         for (ty, e) in [(&a, left), (&b, right)] {
             if *ty != Ty::Unknown && !allowed.contains(ty) {
                 let expected = match op {
+                    BinaryOp::Concat => "lists",
                     BinaryOp::Add => "integers, lists of equal length, or positions",
                     BinaryOp::Sub => "integers or lists of equal length",
                     _ => "integers",
@@ -659,6 +703,22 @@ impl Checker<'_> {
                 }
                 Ty::Game(shape)
             }
+            Ty::Function(arity) => {
+                if arity != args.len() {
+                    self.errors.push(Error::Arity {
+                        name: describe(callee),
+                        expected: crate::eval::expr::plural(arity, "argument"),
+                        found: args.len(),
+                        span,
+                        help: format!(
+                            "`{}` is declared with {}",
+                            describe(callee),
+                            crate::eval::expr::plural(arity, "parameter")
+                        ),
+                    });
+                }
+                Ty::Unknown
+            }
             Ty::Unknown => Ty::Unknown,
             other => {
                 self.errors.push(Error::type_mismatch(
@@ -687,7 +747,7 @@ impl Checker<'_> {
                     }
                     match self.expr(arg) {
                         Ty::Int => counters += 1,
-                        Ty::List | Ty::Unknown => exact = false,
+                        Ty::List | Ty::Range | Ty::Unknown => exact = false,
                         Ty::Str if matches!(shape, Shape::Nodes(_)) => counters += 1,
                         other => self.errors.push(Error::type_mismatch(
                             "an integer or a list of integers",

@@ -125,6 +125,19 @@ pub enum Error {
         span: Span,
     },
 
+    /// Function calls nested deeper than the limit: `let f(n) = f(n + 1)` then `f(0)`.
+    #[error("calls nest too deep: {calls} calls are open at this call of `{name}`")]
+    #[diagnostic(
+        code(grundy::recursion),
+        help("a recursive function needs a case that does not call itself, e.g. `let f(n) = if n == 0 then 0 else f(n - 1)`; calls nest at most 10,000 deep (fewer when a body is nested more than 25 levels: 250,000 levels in all), fixed")
+    )]
+    Recursion {
+        name: String,
+        calls: usize,
+        #[label("one call too deep")]
+        span: Span,
+    },
+
     /// `/` or `%` by zero: `1 / 0`.
     #[error("division by zero")]
     #[diagnostic(
@@ -318,7 +331,7 @@ impl Error {
     /// an interruption, which belongs to no source).
     pub fn declared_in(self, origin: &std::sync::Arc<Origin>) -> Error {
         match self {
-            Error::InDeclaration { .. } | Error::Interrupted => self,
+            Error::InDeclaration { .. } | Error::Interrupted | Error::Deferred => self,
             error => Error::InDeclaration {
                 origin: origin.clone(),
                 error: Box::new(error),

@@ -3,6 +3,7 @@
 pub mod builtins;
 mod explore;
 pub mod expr;
+mod function;
 mod plot;
 mod rules;
 mod sweep;
@@ -169,6 +170,11 @@ impl Interpreter {
             StmtKind::Let { name, value } => {
                 let value = Eval::new(self).eval(value)?;
                 write_globals(&self.globals).insert(name.name.clone(), value);
+                return Ok(());
+            }
+            StmtKind::Function(decl) => {
+                let value = function::define(decl, origin, &read_globals(&self.globals));
+                write_globals(&self.globals).insert(decl.name.name.clone(), value);
                 return Ok(());
             }
             StmtKind::Game(decl) => return self.declare(decl, origin),

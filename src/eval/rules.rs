@@ -342,6 +342,9 @@ impl Game for RuleGame {
         let (StateShape::Heap(n), _, rules) = self.parts() else {
             return None;
         };
+        if has_guards(rules) {
+            return None;
+        }
         self.with_params(&self.globals, |eval| {
             recognise::heap_rules(eval, &n.name, rules)
         })
@@ -351,6 +354,9 @@ impl Game for RuleGame {
         let (StateShape::Tuple(names), false, rules) = self.parts() else {
             return None;
         };
+        if has_guards(rules) {
+            return None;
+        }
         let names: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
         self.with_params(&self.globals, |eval| {
             recognise::line_rules(eval, &names, rules)
@@ -375,6 +381,15 @@ impl Game for RuleGame {
                 .map_or(Structure::Unknown, |rules| rules.structure())
         }
     }
+}
+
+/// Whether a binder of the rules has a guard, which the recognisers do not read (such
+/// rules run on their options, never on a recognised fast path).
+fn has_guards(rules: &[Rule]) -> bool {
+    rules
+        .iter()
+        .flat_map(|r| &r.binders)
+        .any(|b| b.guard.is_some())
 }
 
 /// Whether the rules are exactly Nim's: `for k in 1..=n { n -= k }`.

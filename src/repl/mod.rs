@@ -394,6 +394,15 @@ fn help() -> String {
     );
     let examples = [
         ("let heaps = [3, 4, 5]", "a name for a value"),
+        ("let f(n) = if n < 2 then n else f(n - 1) + 1", "a function"),
+        (
+            "[n * n for n in 0..=20 if n % 3 > 0]",
+            "a list; `if` filters",
+        ),
+        (
+            "nim[repeat(5, 3) ++ [2]]",
+            "`++` joins lists; also nim[1..=12]",
+        ),
         (
             "game g on n { for k in 1..=min(3, n) { n -= k } }",
             "declare a game",

@@ -26,6 +26,8 @@ pub struct Stmt {
 pub enum StmtKind {
     /// `let heaps = [3, 4, 5]`
     Let { name: Ident, value: Expr },
+    /// `let f(n) = n % 3`: a function.
+    Function(FunctionDecl),
     /// `game nim on n { ... }`, `game dawson = octal 0.07`, ...
     Game(GameDecl),
     /// `grundy P`, `outcome P`, `moves P`, `win P`
@@ -83,6 +85,15 @@ pub enum Query {
     Win,
 }
 
+/// `let NAME(PARAMS) = BODY`: a function, which may call itself and the functions before it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDecl {
+    pub name: Ident,
+    pub params: Vec<Ident>,
+    pub body: Expr,
+    pub span: Span,
+}
+
 /// `game NAME[(PARAMS)] ...`
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameDecl {
@@ -117,43 +128,82 @@ impl GameDef {
         };
         let mut pending: Vec<&Expr> = Vec::new();
         for rule in rules {
-            pending.extend(rule.binders.iter().map(|b| &b.value));
+            for binder in &rule.binders {
+                pending.push(&binder.value);
+                pending.extend(&binder.guard);
+            }
             pending.extend(&rule.condition);
             for update in &rule.updates {
                 pending.push(&update.value);
                 pending.extend(&update.index);
             }
         }
-        let mut names = Vec::new();
-        while let Some(expr) = pending.pop() {
-            match &expr.kind {
-                ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) => {}
-                ExprKind::Var(name) => names.push(name.as_str()),
-                ExprKind::List(items) | ExprKind::Set(items) => pending.extend(items),
-                ExprKind::Unary(_, x) => pending.push(x),
-                ExprKind::Binary(_, l, r) => pending.extend([&**l, &**r]),
-                ExprKind::Range { start, end, .. } => {
-                    pending.push(start);
-                    pending.extend(end.as_deref());
-                }
-                ExprKind::If {
-                    condition,
-                    then,
-                    otherwise,
-                } => pending.extend([&**condition, &**then, &**otherwise]),
-                ExprKind::Call { callee, args }
-                | ExprKind::Index {
-                    target: callee,
-                    args,
-                } => {
-                    pending.push(callee);
-                    pending.extend(args);
+        names_read(pending)
+    }
+}
+
+/// Every name that these expressions read, as a variable or as a function, sorted and once
+/// each (local names, such as the variables of a comprehension, are in it too).
+pub fn names_read<'e>(roots: impl IntoIterator<Item = &'e Expr>) -> Vec<&'e str> {
+    let mut pending: Vec<&Expr> = roots.into_iter().collect();
+    let mut names = Vec::new();
+    while let Some(expr) = pending.pop() {
+        if let ExprKind::Var(name) = &expr.kind {
+            names.push(name.as_str());
+        }
+        expr.children(&mut pending);
+    }
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+impl Expr {
+    /// Pushes the expressions directly inside this one (binders' domains and guards included).
+    pub fn children<'e>(&'e self, out: &mut Vec<&'e Expr>) {
+        match &self.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Var(_) => {}
+            ExprKind::List(items) | ExprKind::Set(items) => out.extend(items),
+            ExprKind::Unary(_, x) => out.push(x),
+            ExprKind::Binary(_, l, r) => out.extend([&**l, &**r]),
+            ExprKind::Range { start, end, .. } => {
+                out.push(start);
+                out.extend(end.as_deref());
+            }
+            ExprKind::If {
+                condition,
+                then,
+                otherwise,
+            } => out.extend([&**condition, &**then, &**otherwise]),
+            ExprKind::Call { callee, args }
+            | ExprKind::Index {
+                target: callee,
+                args,
+            } => {
+                out.push(callee);
+                out.extend(args);
+            }
+            ExprKind::Comprehension { body, binders } => {
+                out.push(body);
+                for binder in binders {
+                    out.push(&binder.value);
+                    out.extend(&binder.guard);
                 }
             }
         }
-        names.sort_unstable();
-        names.dedup();
-        names
+    }
+
+    /// The levels of the tree under this expression (1 for a leaf), found without recursion.
+    pub fn depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut pending = vec![(self, 1)];
+        let mut children = Vec::new();
+        while let Some((expr, depth)) = pending.pop() {
+            deepest = deepest.max(depth);
+            expr.children(&mut children);
+            pending.extend(children.drain(..).map(|c| (c, depth + 1)));
+        }
+        deepest
     }
 }
 
@@ -177,12 +227,14 @@ pub struct Rule {
     pub span: Span,
 }
 
-/// `x in EXPR` or `x = EXPR`.
+/// `x in EXPR` or `x = EXPR`, with an optional guard `if COND` that filters its bindings
+/// before the next binder is evaluated.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Binder {
     pub name: Ident,
     pub kind: BinderKind,
     pub value: Expr,
+    pub guard: Option<Expr>,
     pub span: Span,
 }
 
@@ -259,6 +311,11 @@ pub enum ExprKind {
         target: Box<Expr>,
         args: Vec<Expr>,
     },
+    /// `[EXPR for x in R, y in S if COND]`: the list of `EXPR` for every binding.
+    Comprehension {
+        body: Box<Expr>,
+        binders: Vec<Binder>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -280,6 +337,8 @@ pub enum BinaryOp {
     Ge,
     BitOr,
     Xor,
+    /// `a ++ b`: lists joined end to end.
+    Concat,
     BitAnd,
     Shl,
     Shr,
@@ -304,6 +363,7 @@ impl BinaryOp {
             BinaryOp::Ge => ">=",
             BinaryOp::BitOr => "|",
             BinaryOp::Xor => "xor",
+            BinaryOp::Concat => "++",
             BinaryOp::BitAnd => "&",
             BinaryOp::Shl => "<<",
             BinaryOp::Shr => ">>",

@@ -10,8 +10,8 @@ use pest_derive::Parser;
 
 use super::ast::Rule as GameRule;
 use super::ast::{
-    BinaryOp, Binder, BinderKind, Expr, ExprKind, GameDecl, GameDef, GraphLine, Ident, Plot,
-    Program, Query, StateShape, Stmt, StmtKind, UnaryOp, Update, UpdateOp,
+    BinaryOp, Binder, BinderKind, Expr, ExprKind, FunctionDecl, GameDecl, GameDef, GraphLine,
+    Ident, Plot, Program, Query, StateShape, Stmt, StmtKind, UnaryOp, Update, UpdateOp,
 };
 use super::pest_error;
 use crate::error::Error;
@@ -41,6 +41,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::infix(Rule::kw_xor, Left))
         .op(Op::infix(Rule::bit_and, Left))
         .op(Op::infix(Rule::shl, Left) | Op::infix(Rule::shr, Left))
+        .op(Op::infix(Rule::concat, Left))
         .op(Op::infix(Rule::add, Left) | Op::infix(Rule::sub, Left))
         .op(Op::infix(Rule::mul, Left) | Op::infix(Rule::div, Left) | Op::infix(Rule::rem, Left))
         .op(Op::prefix(Rule::neg))
@@ -138,7 +139,7 @@ fn statement(pair: Pair<Rule>) -> Result<Stmt> {
     let span = span(&pair);
     let inner = next(&mut pair.into_inner());
     let kind = match inner.as_rule() {
-        Rule::let_stmt => let_stmt(inner)?,
+        Rule::let_stmt => let_stmt(inner, span)?,
         Rule::game_decl => StmtKind::Game(game_decl(inner)?),
         Rule::query_stmt => query_stmt(inner)?,
         Rule::sequence_stmt => sequence_stmt(inner)?,
@@ -158,11 +159,22 @@ fn statement(pair: Pair<Rule>) -> Result<Stmt> {
     Ok(Stmt { kind, span })
 }
 
-fn let_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
+fn let_stmt(pair: Pair<Rule>, span: Span) -> Result<StmtKind> {
     let mut parts = parts(pair);
     let name = ident(next(&mut parts));
-    let value = expr(next(&mut parts))?;
-    Ok(StmtKind::Let { name, value })
+    let value = next(&mut parts);
+    if value.as_rule() != Rule::params {
+        let value = expr(value)?;
+        return Ok(StmtKind::Let { name, value });
+    }
+    let params = self::parts(value).map(ident).collect();
+    let body = expr(next(&mut parts))?;
+    Ok(StmtKind::Function(FunctionDecl {
+        name,
+        params,
+        body,
+        span,
+    }))
 }
 
 fn query_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
@@ -308,6 +320,13 @@ fn rule(pair: Pair<Rule>) -> Result<GameRule> {
             _ => unexpected(&part),
         }
     }
+    // The guard of the last binder is the rule's condition: both filter the finished bindings.
+    if let (None, Some(last)) = (&condition, binders.last_mut()) {
+        if let Some(guard) = last.guard.take() {
+            last.span.end = last.value.span.end;
+            condition = Some(guard);
+        }
+    }
     Ok(GameRule {
         binders,
         condition,
@@ -317,6 +336,11 @@ fn rule(pair: Pair<Rule>) -> Result<GameRule> {
 }
 
 fn binder(pair: Pair<Rule>) -> Result<Binder> {
+    Ok(binder_at(pair, 0)?.0)
+}
+
+/// A binder inside `nesting` brackets, and the depth of its deepest expression.
+fn binder_at(pair: Pair<Rule>, nesting: usize) -> Result<(Binder, usize)> {
     let span = span(&pair);
     let mut inner = pair.into_inner();
     let name = ident(next(&mut inner));
@@ -324,13 +348,24 @@ fn binder(pair: Pair<Rule>) -> Result<Binder> {
         Rule::kw_in => BinderKind::In,
         _ => BinderKind::Let,
     };
-    let value = expr(next(&mut inner))?;
-    Ok(Binder {
+    let value = nested(next(&mut inner), nesting)?;
+    let mut depth = value.depth;
+    let guard = match inner.next() {
+        Some(guard) => {
+            let guard = nested(next(&mut parts(guard)), nesting)?;
+            depth = depth.max(guard.depth);
+            Some(guard.expr)
+        }
+        None => None,
+    };
+    let binder = Binder {
         name,
         kind,
-        value,
+        value: value.expr,
+        guard,
         span,
-    })
+    };
+    Ok((binder, depth))
 }
 
 fn update(pair: Pair<Rule>) -> Result<Update> {
@@ -467,10 +502,7 @@ fn primary(pair: Pair<Rule>, nesting: usize) -> Result<Node> {
             let expr = Expr { span, ..inner.expr };
             return Ok(Node { expr, ..inner });
         }
-        Rule::list => {
-            let (items, depth) = items(pair, nesting + 1)?;
-            (ExprKind::List(items), depth + 1)
-        }
+        Rule::list => list(pair, nesting + 1)?,
         Rule::set => {
             let (items, depth) = items(pair, nesting + 1)?;
             (ExprKind::Set(items), depth + 1)
@@ -524,6 +556,28 @@ fn if_expr(pair: Pair<Rule>, nesting: usize) -> Result<(ExprKind, usize)> {
         otherwise: Box::new(otherwise.expr),
     };
     Ok((kind, depth))
+}
+
+/// A list `[a, b]` or a comprehension `[EXPR for BINDER, ...]`, and its depth.
+fn list(pair: Pair<Rule>, nesting: usize) -> Result<(ExprKind, usize)> {
+    let mut depth = 0;
+    let mut items = Vec::new();
+    for part in parts(pair) {
+        if part.as_rule() == Rule::for_clause {
+            let mut binders = Vec::new();
+            for pair in parts(part) {
+                let (binder, binder_depth) = binder_at(pair, nesting)?;
+                depth = depth.max(binder_depth);
+                binders.push(binder);
+            }
+            let body = Box::new(items.pop().expect("a comprehension has a body"));
+            return Ok((ExprKind::Comprehension { body, binders }, depth + 1));
+        }
+        let item = nested(part, nesting)?;
+        depth = depth.max(item.depth);
+        items.push(item.expr);
+    }
+    Ok((ExprKind::List(items), depth + 1))
 }
 
 /// The expressions of a list, set, call or index, and the depth of the deepest.
@@ -611,6 +665,7 @@ fn infix(left: Result<Node>, op: Pair<Rule>, right: Result<Node>) -> Result<Node
         Rule::ge => BinaryOp::Ge,
         Rule::bit_or => BinaryOp::BitOr,
         Rule::kw_xor => BinaryOp::Xor,
+        Rule::concat => BinaryOp::Concat,
         Rule::bit_and => BinaryOp::BitAnd,
         Rule::shl => BinaryOp::Shl,
         Rule::shr => BinaryOp::Shr,

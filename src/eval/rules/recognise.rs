@@ -19,7 +19,7 @@ use crate::eval::expr::Eval;
 use crate::eval::value::Value;
 use crate::game::heap::{HeapRules, Take, TakeRange, LONGEST_TAKE_RUN};
 use crate::game::lines::LineRules;
-use crate::syntax::ast::{BinaryOp, BinderKind, Expr, ExprKind, Rule, UpdateOp};
+use crate::syntax::ast::{names_read, BinaryOp, BinderKind, Expr, ExprKind, Rule, UpdateOp};
 
 /// The most finite takes a description may list.
 const MAX_TAKES: i64 = 4096;
@@ -340,6 +340,7 @@ fn mentions(e: &Expr, names: &[&str]) -> bool {
         } => mentions(condition, names) || mentions(then, names) || mentions(otherwise, names),
         ExprKind::Call { callee, args } => mentions(callee, names) || any(args),
         ExprKind::Index { target, args } => mentions(target, names) || any(args),
+        ExprKind::Comprehension { .. } => names_read([e]).iter().any(|n| names.contains(n)),
     }
 }
 

@@ -33,7 +33,74 @@ fn sx(e: &Expr) -> String {
         } => format!("(if {} {} {})", sx(condition), sx(then), sx(otherwise)),
         ExprKind::Call { callee, args } => format!("(call {} {})", sx(callee), list(args)),
         ExprKind::Index { target, args } => format!("(index {} {})", sx(target), list(args)),
+        ExprKind::Comprehension { body, binders } => {
+            let binders: Vec<String> = binders.iter().map(sx_binder).collect();
+            format!("(for {} {})", sx(body), binders.join(" "))
+        }
     }
+}
+
+fn sx_binder(b: &Binder) -> String {
+    let kind = if b.kind == BinderKind::In { "in" } else { "=" };
+    let guard = b.guard.as_ref().map(|g| format!(" if {}", sx(g)));
+    format!(
+        "({} {kind} {}{})",
+        b.name.name,
+        sx(&b.value),
+        guard.unwrap_or_default()
+    )
+}
+
+#[test]
+fn comprehensions_guards_and_concatenation() {
+    assert_eq!(
+        sx(&expr_of("[a * b for a in 0..3 if a > 0, b = 6 / a]")),
+        "(for (* a b) (a in (.. 0 3) if (> a 0)) (b = (/ 6 a)))"
+    );
+    assert_eq!(
+        sx(&expr_of("[[x] for x in s if x > 1]")),
+        "(for [x] (x in s if (> x 1)))"
+    );
+    assert_eq!(sx(&expr_of("[1, 2]")), "[1 2]");
+    assert_eq!(sx(&expr_of("a ++ b + c ++ d")), "(++ (++ a (+ b c)) d)");
+}
+
+#[test]
+fn functions_are_declared_with_let() {
+    let StmtKind::Function(f) = one("let g(a, b) = a + b") else {
+        panic!("not a function");
+    };
+    assert_eq!(f.name.name, "g");
+    let params: Vec<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(params, ["a", "b"]);
+    assert_eq!(sx(&f.body), "(+ a b)");
+    assert!(matches!(one("let g = 3"), StmtKind::Let { .. }));
+}
+
+#[test]
+fn a_guard_on_the_last_binder_of_a_rule_is_its_condition() {
+    let StmtKind::Game(decl) =
+        one("game g on n { for b in 1..3 if b > 1, k in 1..=n if k < b { n -= k } }")
+    else {
+        panic!("not a game");
+    };
+    let GameDef::Rules { rules, .. } = &decl.def else {
+        panic!("not rules");
+    };
+    let rule = &rules[0];
+    assert_eq!(sx(&rule.binders[0].guard.clone().unwrap()), "(> b 1)");
+    assert!(rule.binders[1].guard.is_none());
+    assert_eq!(sx(rule.condition.as_ref().unwrap()), "(< k b)");
+}
+
+#[test]
+fn nested_comprehensions_are_bounded_in_depth() {
+    let mut source = "x".to_string();
+    for _ in 0..300 {
+        source = format!("[{source} for x in [1]]");
+    }
+    let error = parse(&source).unwrap_err();
+    assert!(matches!(error, Error::Syntax { .. }), "{error:?}");
 }
 
 fn stmts(source: &str) -> Vec<StmtKind> {

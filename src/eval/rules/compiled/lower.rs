@@ -151,6 +151,7 @@ impl<'d> Compiler<'d> {
     }
 
     fn binder(&mut self, binder: &'d Binder) -> Option<CBinder> {
+        binder.guard.is_none().then_some(())?;
         let name = binder.name.name.as_str();
         if binder.kind == BinderKind::Let {
             let (value, ty) = self.expr(&binder.value)?;

@@ -1,0 +1,171 @@
+//! The forms for exploring (functions, comprehensions, guards between binders, `++`, `repeat`,
+//! ranges spread in positions), property-tested against the same computation written out here
+//! in Rust: loops for comprehensions, recursion for functions, brute-force Grundy values for
+//! games whose rules use them.
+
+use proptest::prelude::*;
+
+/// What the last line of `source` then `print EXPR` prints.
+fn print(source: &str, expr: &str) -> String {
+    let program = format!("{source}\nprint {expr}");
+    grundy::run_to_string("forms", &program)
+        .unwrap_or_else(|e| panic!("{program}\n{e}"))
+        .lines()
+        .last()
+        .unwrap()
+        .to_string()
+}
+
+fn list(xs: &[i64]) -> String {
+    let shown: Vec<String> = xs.iter().map(i64::to_string).collect();
+    format!("[{}]", shown.join(", "))
+}
+
+fn mex(values: &[u64]) -> u64 {
+    (0..).find(|v| !values.contains(v)).unwrap()
+}
+
+/// Grundy values of heaps 0..=last for a game given by its moves (heap to heaps left).
+fn heap_values(moves: impl Fn(u64) -> Vec<u64>, last: u64) -> Vec<u64> {
+    let mut values: Vec<u64> = Vec::new();
+    for n in 0..=last {
+        let options: Vec<u64> = moves(n).iter().map(|&m| values[m as usize]).collect();
+        values.push(mex(&options));
+    }
+    values
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn comprehensions_match_loops_written_out(
+        rows in 0i64..6, cols in 0i64..5, k in 1i64..20, m in 1i64..4, r in 0i64..4
+    ) {
+        let source = format!(
+            "[a * {k} + b for a in 0..{rows} if a % {m} != {r}, b in 0..({cols} + a) if (a + b) % 2 == 0]"
+        );
+        let mut expected = Vec::new();
+        for a in 0..rows {
+            if a % m == r {
+                continue;
+            }
+            for b in 0..cols + a {
+                if (a + b) % 2 == 0 {
+                    expected.push(a * k + b);
+                }
+            }
+        }
+        prop_assert_eq!(print("", &source), list(&expected));
+    }
+
+    #[test]
+    fn a_let_binder_with_a_guard_filters(xs in prop::collection::vec(-5i64..5, 0..8)) {
+        let source = format!("[y for x in {}, y = x * x if y > 3]", list(&xs));
+        let expected: Vec<i64> = xs.iter().map(|x| x * x).filter(|&y| y > 3).collect();
+        prop_assert_eq!(print("", &source), list(&expected));
+    }
+
+    #[test]
+    fn concatenation_and_repeat_match_vectors(
+        xs in prop::collection::vec(0i64..9, 0..5),
+        ys in prop::collection::vec(0i64..9, 0..5),
+        x in 0i64..9,
+        k in 0usize..5,
+    ) {
+        let source = format!("{} ++ repeat({x}, {k}) ++ {}", list(&xs), list(&ys));
+        let mut expected = xs.clone();
+        expected.extend(std::iter::repeat_n(x, k));
+        expected.extend(&ys);
+        prop_assert_eq!(print("", &source), list(&expected));
+    }
+
+    #[test]
+    fn a_range_in_position_brackets_is_spread(lo in 0i64..20, len in 0i64..12, extra in 0i64..9) {
+        let hi = lo + len;
+        let expected = (lo..=hi).fold(extra, |acc, n| acc ^ n);
+        let source = format!("grundy(nim[{lo}..={hi}, {extra}])");
+        prop_assert_eq!(print("", &source), expected.to_string());
+    }
+
+    #[test]
+    fn recursive_functions_match_rust_recursion(n in 0i64..25, a in 1i64..200, b in 1i64..200) {
+        let source = "let fib(n) = if n < 2 then n else (fib(n - 1) + fib(n - 2)) % 1000
+let gcd(a, b) = if b == 0 then a else gcd(b, a % b)";
+        let mut fib = vec![0i64, 1];
+        for i in 2..=25 {
+            fib.push((fib[i - 1] + fib[i - 2]) % 1000);
+        }
+        let gcd = |mut a: i64, mut b: i64| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        prop_assert_eq!(
+            print(source, &format!("[fib({n}), gcd({a}, {b})]")),
+            list(&[fib[n as usize], gcd(a, b)])
+        );
+    }
+
+    /// A guard between binders (the second binder divides by the first) and a function called
+    /// by the rules, against the moves written out.
+    #[test]
+    fn rules_with_guards_and_functions_match_brute_force(skip in 1u64..=4, modulus in 2u64..=5) {
+        let source = format!(
+            "let allowed(k) = k % {modulus} != 0
+game g on n {{ for b in 0..=4 if b != {skip} and b > 0, k in 1..=n / b if allowed(k) {{ n -= k * b }} }}"
+        );
+        let moves = |n: u64| {
+            let mut left = Vec::new();
+            for b in (1..=4).filter(|&b| b != skip) {
+                for k in (1..=n / b).filter(|k| k % modulus != 0) {
+                    left.push(n - k * b);
+                }
+            }
+            left
+        };
+        let expected: Vec<i64> = heap_values(moves, 30).iter().map(|&v| v as i64).collect();
+        prop_assert_eq!(print(&source, "[grundy(g[n]) for n in 0..=30]"), list(&expected));
+    }
+}
+
+#[test]
+fn a_game_keeps_the_functions_it_calls() {
+    let source = "let step(n) = 1
+game g on n { for k in 1..=min(step(n), n) { n -= k } }
+let step(n) = 2";
+    // The game takes exactly 1 token: a later `step` does not change it.
+    let take_one = |n: u64| if n > 0 { vec![n - 1] } else { Vec::new() };
+    let expected: Vec<i64> = heap_values(take_one, 5).iter().map(|&v| v as i64).collect();
+    assert_eq!(
+        print(source, "[grundy(g[n]) for n in 0..6]"),
+        list(&expected)
+    );
+}
+
+#[test]
+fn deep_recursion_is_an_error_not_a_crash() {
+    let program =
+        "let down(n) = if n == 0 then 0 else down(n - 1) + 1\nprint down(9999)\nprint down(10000)";
+    let out = grundy::run_to_string("forms", program).unwrap_err();
+    assert!(out.starts_with("9999\n"), "{out}");
+    assert!(out.contains("grundy::recursion"), "{out}");
+    // A deeply nested body: fewer calls, still an error and not a stack overflow.
+    let mut body = "f(n - 1)".to_string();
+    for _ in 0..200 {
+        body = format!("(0 + {body})");
+    }
+    let program = format!("let f(n) = if n == 0 then 0 else {body}\nprint f(100000)");
+    let out = grundy::run_to_string("forms", &program).unwrap_err();
+    assert!(out.contains("grundy::recursion"), "{out}");
+}
+
+#[test]
+fn deep_recursion_on_a_worker_thread_is_an_error() {
+    // A large `check` may run its cases on the sweep's workers, whose stacks are smaller.
+    let program = "let down(n) = if n == 0 then 0 else down(n - 1) + 1
+check down(2000 + n % 7) == 2000 + n % 7 for n in 0..300";
+    let out = grundy::run_to_string("forms", program).unwrap();
+    assert_eq!(out.trim(), "check: 300 cases held");
+}
