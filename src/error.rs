@@ -281,16 +281,26 @@ pub enum Error {
         span: Span,
     },
 
-    /// A `check` that found a counterexample: `check n % 2 == 0 for n in 0..3`.
-    #[error("check failed after {held} case(s) held: {bindings}")]
+    /// A `check` that found counterexamples: `check n % 2 == 0 for n in 0..3`. The help shows
+    /// the first few, each with its bindings and, for a comparison, both sides.
+    #[error("check failed: {failed} of {cases} cases failed")]
     #[diagnostic(code(grundy::check_failed), help("{detail}"))]
     CheckFailed {
-        held: u64,
-        bindings: String,
+        failed: u64,
+        cases: u64,
+        first: String,
         detail: String,
-        #[label("false here")]
+        #[label("false first at {first}")]
         span: Span,
     },
+
+    /// The summary after a run in which asserts or checks failed (the run went on after each).
+    #[error("{failed} of {tests} asserts and checks failed")]
+    #[diagnostic(
+        code(grundy::failures),
+        help("each failure is shown above; the exit status is 1")
+    )]
+    Failures { failed: usize, tests: usize },
 
     /// A file that cannot be read: `grundy missing.game`.
     #[error("cannot read `{path}`: {reason}")]

@@ -16,7 +16,7 @@ use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use rustc_hash::FxHashMap;
 
-use self::expr::{solve_error, Eval, Flow, Host};
+use self::expr::{plural, solve_error, Eval, Flow, Host};
 use self::rules::RuleGame;
 use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
 use crate::error::{Error, Origin};
@@ -145,19 +145,42 @@ impl Interpreter {
         read_globals(&self.globals)
     }
 
-    /// Runs statements in order, writing answers to `out`; stops at the first error.
-    /// Runs statements in order, writing answers to `out`; stops at the first error. Games
-    /// declared here remember `origin`, so that errors in their rules point into it later.
+    /// Runs statements in order, writing answers to `out`. A failed `assert` or `check` is
+    /// kept and the run goes on; any other error stops it. The errors come back in order, and
+    /// after failures of more than one `assert` or `check`, [`Error::Failures`] counts them.
+    /// Games declared here remember `origin`, so that errors in their rules point into it later.
     pub fn execute(
         &mut self,
         statements: &[Stmt],
         origin: &Arc<Origin>,
         out: &mut dyn Write,
-    ) -> Result<(), Error> {
+    ) -> Result<(), Vec<Error>> {
+        let mut errors = Vec::new();
+        let mut tests = 0;
         for statement in statements {
-            self.statement(statement, origin, out)?;
+            if matches!(statement.kind, StmtKind::Assert(_) | StmtKind::Check { .. }) {
+                tests += 1;
+            }
+            match self.statement(statement, origin, out) {
+                Ok(()) => {}
+                Err(failure @ (Error::AssertFailed { .. } | Error::CheckFailed { .. })) => {
+                    errors.push(failure);
+                }
+                Err(error) => {
+                    errors.push(error);
+                    return Err(errors);
+                }
+            }
         }
-        Ok(())
+        match errors.len() {
+            0 => Ok(()),
+            failed => {
+                if tests > 1 {
+                    errors.push(Error::Failures { failed, tests });
+                }
+                Err(errors)
+            }
+        }
     }
 
     fn statement(
@@ -182,7 +205,7 @@ impl Interpreter {
             StmtKind::Sequence { game, range } => self.sequence(game, range)?,
             StmtKind::Table { game, rows, cols } => self.table(game, rows, cols, false)?,
             StmtKind::Ppos { game, rows, cols } => self.table(game, rows, cols, true)?,
-            StmtKind::Check { condition, binders } => self.check(condition, binders, stmt.span)?,
+            StmtKind::Check { condition, binders } => self.check(condition, binders)?,
             StmtKind::Period { game } => self.period(game)?,
             StmtKind::Compare { left, right, range } => self.compare(left, right, range)?,
             StmtKind::Dot(target) => self.dot(target)?,
@@ -644,53 +667,40 @@ impl Interpreter {
         Ok(text)
     }
 
-    /// `check`: runs the condition for every binding, in order, until one fails. Large sweeps
-    /// spread over the workers (see [`sweep`]); the result is the same.
-    fn check(&mut self, condition: &Expr, binders: &[Binder], span: Span) -> Result<String, Error> {
-        // How many cases held, and the first failure: its bindings and the values of both sides.
-        let held = std::cell::Cell::new(0u64);
-        let failure = std::cell::RefCell::new(None);
+    /// `check`: runs the condition for every binding, in order, and counts the cases that
+    /// fail, keeping the first few. Large sweeps spread over the workers (see [`sweep`]); the
+    /// result is the same.
+    fn check(&mut self, condition: &Expr, binders: &[Binder]) -> Result<String, Error> {
+        let tally = std::cell::RefCell::new(CheckTally::default());
         let threads = self.sweep_threads();
         let mut pace = sweep::Pace::new(&self.engine.limits, threads);
         let mut queued: Vec<Vec<Value>> = Vec::new();
+        // A worker settles a case that holds or fails; an error is run again here.
         let work = |host: &mut sweep::SweepHost<'_>, values: &Vec<Value>| {
             let mut eval = Eval::new(host);
-            for (binder, value) in binders.iter().zip(values) {
-                eval.push(&binder.name.name, value.clone());
-            }
-            match eval.bool(condition) {
-                Ok(true) => sweep::Worked::Done(()),
-                Ok(false) => sweep::Worked::OpenAndStop,
-                Err(_) => sweep::Worked::Open,
+            bind(&mut eval, binders, values);
+            match check_case(&mut eval, condition, binders) {
+                Ok(failure) => sweep::Worked::Done(failure),
+                Err(_) => sweep::Worked::OpenAndStop,
             }
         };
-        // A case from a batch: held if a worker said so, else run here.
-        let mut take = |this: &mut Interpreter, values: &Vec<Value>, settled: Option<()>| {
-            if settled.is_none() {
-                let mut eval = Eval::new(this);
-                for (binder, value) in binders.iter().zip(values) {
-                    eval.push(&binder.name.name, value.clone());
+        let mut take = |this: &mut Interpreter, values: &Vec<Value>, settled| {
+            let failure = match settled {
+                Some(failure) => failure,
+                None => {
+                    let mut eval = Eval::new(this);
+                    bind(&mut eval, binders, values);
+                    check_case(&mut eval, condition, binders)?
                 }
-                if let Some(failed) = check_case(&mut eval, condition, binders)? {
-                    *failure.borrow_mut() = Some(failed);
-                    return Ok(Flow::Stop);
-                }
-            }
-            held.set(held.get() + 1);
+            };
+            tally.borrow_mut().count(failure);
             Ok(Flow::Continue)
         };
         let swept = Eval::new(self).for_each(binders, &mut |eval| {
             if !pace.spreading() {
-                return match check_case(eval, condition, binders)? {
-                    None => {
-                        held.set(held.get() + 1);
-                        Ok(Flow::Continue)
-                    }
-                    Some(failed) => {
-                        *failure.borrow_mut() = Some(failed);
-                        Ok(Flow::Stop)
-                    }
-                };
+                let failure = check_case(eval, condition, binders)?;
+                tally.borrow_mut().count(failure);
+                return Ok(Flow::Continue);
             }
             let values = binders
                 .iter()
@@ -708,31 +718,64 @@ impl Interpreter {
             queued.clear();
             flow
         });
-        let flow = match swept {
-            Ok(flow) => flow,
-            // A binder failed to evaluate: the cases queued before it come first, as they would
-            // on one thread (their failure or error is the one to report).
-            Err(error) => match self.run_batch(&mut pace, &queued, &work, &mut take)? {
-                Flow::Continue => return Err(error),
-                Flow::Stop => Flow::Stop,
-            },
-        };
-        if let Flow::Continue = flow {
-            self.run_batch(&mut pace, &queued, &work, &mut take)?;
+        // The cases queued before an error come first, as they would on one thread.
+        self.run_batch(&mut pace, &queued, &work, &mut take)?;
+        swept?;
+        let CheckTally {
+            cases,
+            failed,
+            shown,
+        } = tally.into_inner();
+        if failed == 0 {
+            return Ok(format!(
+                "check: {}",
+                plural(cases as usize, "case") + " held"
+            ));
         }
-        let _ = span;
-        let held = held.get();
-        match failure.into_inner() {
-            None => Ok(format!(
-                "check: {held} case{} held",
-                if held == 1 { "" } else { "s" }
-            )),
-            Some((bindings, detail)) => Err(Error::CheckFailed {
-                held,
-                bindings,
-                detail,
-                span: condition.span,
-            }),
+        let mut detail: Vec<String> = shown
+            .iter()
+            .map(|(bindings, sides)| format!("{bindings}: {sides}"))
+            .collect();
+        if failed > shown.len() as u64 {
+            detail.push(format!("... and {} more", failed - shown.len() as u64));
+        }
+        Err(Error::CheckFailed {
+            failed,
+            cases,
+            first: shown[0].0.clone(),
+            detail: detail.join("\n"),
+            span: condition.span,
+        })
+    }
+}
+
+/// Binds the binders of a `check` to the values of one case.
+fn bind<'a>(eval: &mut Eval<'_, 'a>, binders: &'a [Binder], values: &[Value]) {
+    for (binder, value) in binders.iter().zip(values) {
+        eval.push(&binder.name.name, value.clone());
+    }
+}
+
+/// A failed `check` shows at most this many counterexamples.
+const COUNTEREXAMPLES_SHOWN: usize = 3;
+
+/// The cases of a `check` so far: how many ran and failed, and the first failures (their
+/// bindings and the values of both sides).
+#[derive(Default)]
+struct CheckTally {
+    cases: u64,
+    failed: u64,
+    shown: Vec<(String, String)>,
+}
+
+impl CheckTally {
+    fn count(&mut self, failure: Option<(String, String)>) {
+        self.cases += 1;
+        if let Some(failure) = failure {
+            self.failed += 1;
+            if self.shown.len() < COUNTEREXAMPLES_SHOWN {
+                self.shown.push(failure);
+            }
         }
     }
 }
