@@ -10,8 +10,8 @@ use crate::eval::Globals;
 use crate::game::octal::Octal;
 use crate::span::Span;
 use crate::syntax::ast::{
-    BinaryOp, Binder, BinderKind, Expr, ExprKind, FunctionDecl, GameDecl, GameDef, Ident, Plot,
-    Rule, StateShape, Stmt, StmtKind, UnaryOp, UpdateOp,
+    Axis, BinaryOp, Binder, BinderKind, Expr, ExprKind, FunctionDecl, GameDecl, GameDef, Ident,
+    Plot, Rule, StateShape, Stmt, StmtKind, UnaryOp, UpdateOp,
 };
 
 /// What the checker knows of a value's type; `Unknown` never causes an error.
@@ -179,7 +179,7 @@ impl Checker<'_> {
                     "write a game with a state, e.g. `nim[3, 4, 5]`",
                 );
             }
-            StmtKind::Sequence { game, range } => {
+            StmtKind::Sequence { game, range, .. } => {
                 self.game_arg(
                     game,
                     Shape::Heaps,
@@ -188,7 +188,12 @@ impl Checker<'_> {
                 );
                 self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=83`");
             }
-            StmtKind::Table { game, rows, cols } | StmtKind::Ppos { game, rows, cols } => {
+            StmtKind::Table {
+                game, rows, cols, ..
+            }
+            | StmtKind::Ppos {
+                game, rows, cols, ..
+            } => {
                 self.game_arg(
                     game,
                     Shape::Tuple(2),
@@ -198,6 +203,10 @@ impl Checker<'_> {
                 self.expect(rows, &[Ty::Range], "a range", "write e.g. `0..10`");
                 self.expect(cols, &[Ty::Range], "a range", "write e.g. `0..10`");
             }
+            StmtKind::SequenceOf { value, axis, .. } => self.swept(value, &[axis]),
+            StmtKind::TableOf {
+                value, rows, cols, ..
+            } => self.swept(value, &[rows, cols]),
             StmtKind::Period { game } => {
                 self.game_arg(
                     game,
@@ -269,6 +278,22 @@ impl Checker<'_> {
                 self.expr(expr);
             }
         }
+    }
+
+    /// `sequence EXPR for n in RANGE`, `table EXPR for a in ROWS, b in COLUMNS`.
+    fn swept(&mut self, value: &Expr, axes: &[&Axis]) {
+        let depth = self.locals.len();
+        for axis in axes {
+            self.expect(&axis.range, &[Ty::Range], "a range", "write e.g. `0..=20`");
+            self.locals.push((axis.name.name.clone(), Ty::Int));
+        }
+        self.expect(
+            value,
+            &[Ty::Int, Ty::Position],
+            "an integer or a position",
+            "each value is an integer, or a position whose Grundy value is shown",
+        );
+        self.locals.truncate(depth);
     }
 
     fn game_arg(&mut self, game: &Expr, shape: Shape, what: &'static str, help: &str) {

@@ -169,3 +169,66 @@ check down(2000 + n % 7) == 2000 + n % 7 for n in 0..300";
     let out = grundy::run_to_string("forms", program).unwrap();
     assert_eq!(out.trim(), "check: 300 cases held");
 }
+
+/// Every integer of a file, in order.
+fn integers(text: &str) -> Vec<i64> {
+    text.split(|c: char| !c.is_ascii_digit() && c != '-')
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(8))]
+
+    /// Results written to `.csv`, `.json` and `.txt`, read back, hold the values computed
+    /// here: `a * k + b` over the two ranges, and the cells where it is 0 for `ppos`.
+    #[test]
+    fn files_written_then_read_back(rows in 1i64..6, cols in 1i64..6, k in -3i64..4) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = |name: &str| dir.path().join(name).display().to_string();
+        let value = format!("a * {k} + b - 2");
+        let program = format!(
+            "sequence n * {k} for n in 0..{rows} to \"{}\"\n\
+             table {value} for a in 0..{rows}, b in 0..{cols} to \"{}\"\n\
+             table {value} for a in 0..{rows}, b in 0..{cols} to \"{}\"\n\
+             ppos {value} for a in 0..{rows}, b in 0..{cols} to \"{}\"",
+            path("s.csv"), path("t.csv"), path("t.json"), path("p.txt"),
+        );
+        let printed = grundy::run_to_string("forms", &program).unwrap();
+        let read = |name: &str| std::fs::read_to_string(path(name)).unwrap();
+        let cell = |a: i64, b: i64| a * k + b - 2;
+
+        let sequence = read("s.csv");
+        prop_assert_eq!(sequence.lines().next(), Some("n,value"));
+        let expected: Vec<i64> = (0..rows).flat_map(|n| [n, n * k]).collect();
+        prop_assert_eq!(integers(&sequence), expected);
+
+        let table = read("t.csv");
+        prop_assert_eq!(table.lines().next(), Some("a,b,value"));
+        let mut expected = Vec::new();
+        for a in 0..rows {
+            for b in 0..cols {
+                expected.extend([a, b, cell(a, b)]);
+            }
+        }
+        prop_assert_eq!(integers(&table), expected);
+
+        let json = read("t.json");
+        let values = json.split("\"values\": ").nth(1).unwrap();
+        let grid: Vec<i64> = (0..rows).flat_map(|a| (0..cols).map(move |b| cell(a, b))).collect();
+        prop_assert_eq!(integers(values), grid);
+        let row_axis = format!("\"rows\": {{\"name\": \"a\", \"start\": 0, \"last\": {}}}", rows - 1);
+        prop_assert!(json.contains(&row_axis), "{}", json);
+
+        let text = read("p.txt");
+        prop_assert!(printed.contains(text.trim_end()), "{}\n{}", printed, text);
+        let zeros: Vec<i64> = (0..rows)
+            .flat_map(|a| (0..cols).map(move |b| (a, b)))
+            .filter(|&(a, b)| cell(a, b) == 0)
+            .flat_map(|(a, b)| [a, b])
+            .collect();
+        let listed = text.split(": ").last().unwrap();
+        prop_assert_eq!(integers(listed), zeros);
+    }
+}

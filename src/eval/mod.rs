@@ -5,8 +5,10 @@ mod explore;
 pub mod expr;
 mod function;
 mod plot;
+mod results;
 mod rules;
 mod sweep;
+mod swept;
 pub use rules::interpret_only;
 pub mod value;
 
@@ -17,6 +19,7 @@ use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use rustc_hash::FxHashMap;
 
 use self::expr::{plural, solve_error, Eval, Flow, Host};
+use self::results::Results;
 use self::rules::RuleGame;
 use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
 use crate::error::{Error, Origin};
@@ -27,7 +30,7 @@ use crate::game::subtraction::Subtraction;
 use crate::game::{Engine, Game, Limits, Part};
 use crate::span::Span;
 use crate::syntax::ast::{
-    BinaryOp, Binder, Expr, ExprKind, GameDecl, GameDef, Query, Stmt, StmtKind,
+    BinaryOp, Binder, Expr, ExprKind, GameDecl, GameDef, Output, Query, Stmt, StmtKind,
 };
 
 /// `win` lists at most this many moves, then how many more there are.
@@ -202,9 +205,38 @@ impl Interpreter {
             }
             StmtKind::Game(decl) => return self.declare(decl, origin),
             StmtKind::Query { query, target } => self.query(*query, target)?,
-            StmtKind::Sequence { game, range } => self.sequence(game, range)?,
-            StmtKind::Table { game, rows, cols } => self.table(game, rows, cols, false)?,
-            StmtKind::Ppos { game, rows, cols } => self.table(game, rows, cols, true)?,
+            StmtKind::Sequence {
+                game,
+                range,
+                output,
+            } => answer(self.sequence(game, range)?, output)?,
+            StmtKind::Table {
+                game,
+                rows,
+                cols,
+                output,
+            } => answer(self.table(game, rows, cols, false)?, output)?,
+            StmtKind::Ppos {
+                game,
+                rows,
+                cols,
+                output,
+            } => answer(self.table(game, rows, cols, true)?, output)?,
+            StmtKind::SequenceOf {
+                value,
+                axis,
+                output,
+            } => answer(self.sequence_of(value, axis, &origin.text)?, output)?,
+            StmtKind::TableOf {
+                value,
+                rows,
+                cols,
+                ppos,
+                output,
+            } => answer(
+                self.table_of(value, rows, cols, *ppos, &origin.text)?,
+                output,
+            )?,
             StmtKind::Check { condition, binders } => self.check(condition, binders)?,
             StmtKind::Period { game } => self.period(game)?,
             StmtKind::Compare { left, right, range } => self.compare(left, right, range)?,
@@ -508,7 +540,7 @@ impl Interpreter {
         Ok(())
     }
 
-    fn sequence(&mut self, game: &Expr, range: &Expr) -> Result<String, Error> {
+    fn sequence(&mut self, game: &Expr, range: &Expr) -> Result<Results, Error> {
         let game = self.heap_game(game, "sequence")?;
         let (start, last) = self.finite_range(range)?;
         self.bound_size(
@@ -522,16 +554,17 @@ impl Interpreter {
                 game: game.id,
                 state: Box::new([n]),
             };
-            values.push(self.part_value_at(&part, range.span)?);
+            values.push(self.part_value_at(&part, range.span)? as i64);
         }
-        let mut text = format!("{} {start}..={last}:", game.display);
-        let width = last.max(0).to_string().len();
-        for (row, chunk) in values.chunks(10).enumerate() {
-            let first = start + row as i64 * 10;
-            let shown: Vec<String> = chunk.iter().map(|v| v.to_string()).collect();
-            text.push_str(&format!("\n  {first:>width$}: {}", shown.join(" ")));
-        }
-        Ok(text)
+        Ok(Results::Sequence {
+            label: game.display.clone(),
+            axis: results::Axis {
+                name: "n".into(),
+                start,
+                last,
+            },
+            values,
+        })
     }
 
     pub(crate) fn tuple_game(&mut self, game: &Expr, what: &str) -> Result<Arc<GameValue>, Error> {
@@ -622,49 +655,27 @@ impl Interpreter {
         rows: &Expr,
         cols: &Expr,
         ppos: bool,
-    ) -> Result<String, Error> {
+    ) -> Result<Results, Error> {
         let game = self.tuple_game(game, if ppos { "ppos" } else { "table" })?;
         let grid = self.grid(&game, rows, cols)?;
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
-        if ppos {
-            let mut found = Vec::new();
-            for (i, line) in grid.iter().enumerate() {
-                for (j, &v) in line.iter().enumerate() {
-                    if v == 0 {
-                        found.push(format!("({}, {})", r0 + i as i64, c0 + j as i64));
-                    }
-                }
-            }
-            return Ok(format!(
-                "{} P-positions of {} in {r0}..={r1}, {c0}..={c1}: {}",
-                found.len(),
-                game.display,
-                found.join(" ")
-            ));
-        }
-        let width = grid
-            .iter()
-            .flatten()
-            .map(|v| v.to_string().len())
-            .chain([r1.to_string().len(), c1.to_string().len()])
-            .max()
-            .unwrap_or(1);
-        let mut text = format!(
-            "{} (rows a = {r0}..={r1}, columns b = {c0}..={c1})\n",
-            game.display
-        );
-        text.push_str(&format!("{:>width$} |", "a\\b"));
-        for b in c0..=c1 {
-            text.push_str(&format!(" {b:>width$}"));
-        }
-        for (i, line) in grid.iter().enumerate() {
-            text.push_str(&format!("\n{:>width$} |", r0 + i as i64));
-            for v in line {
-                text.push_str(&format!(" {v:>width$}"));
-            }
-        }
-        Ok(text)
+        let axis = |name: &str, start, last| results::Axis {
+            name: name.into(),
+            start,
+            last,
+        };
+        let grid = grid
+            .into_iter()
+            .map(|line| line.into_iter().map(|v| v as i64).collect())
+            .collect();
+        Ok(tabulated(
+            game.display.clone(),
+            axis("a", r0, r1),
+            axis("b", c0, c1),
+            grid,
+            ppos,
+        ))
     }
 
     /// `check`: runs the condition for every binding, in order, and counts the cases that
@@ -746,6 +757,50 @@ impl Interpreter {
             detail: detail.join("\n"),
             span: condition.span,
         })
+    }
+}
+
+/// A table's results, or for `ppos` the cells whose value is 0.
+fn tabulated(
+    label: String,
+    rows: results::Axis,
+    cols: results::Axis,
+    grid: Vec<Vec<i64>>,
+    ppos: bool,
+) -> Results {
+    if !ppos {
+        return Results::Table {
+            label,
+            rows,
+            cols,
+            grid,
+        };
+    }
+    let mut found = Vec::new();
+    for (i, line) in grid.iter().enumerate() {
+        for (j, &v) in line.iter().enumerate() {
+            if v == 0 {
+                found.push((rows.start + i as i64, cols.start + j as i64));
+            }
+        }
+    }
+    Results::Ppos {
+        label,
+        rows,
+        cols,
+        found,
+    }
+}
+
+/// The text of results, after saving them to the file of `to "FILE"` if there is one.
+fn answer(results: Results, output: &Option<Output>) -> Result<String, Error> {
+    let text = results.text();
+    match output {
+        None => Ok(text),
+        Some(output) => {
+            let wrote = results.save(&output.path, output.span)?;
+            Ok(format!("{text}\n{wrote}"))
+        }
     }
 }
 

@@ -420,6 +420,10 @@ fn help() -> String {
         ("win nim[3, 4, 5]", "the winning moves"),
         ("sequence kayles 0..=83", "Grundy values of single heaps"),
         ("table wythoff 0..10, 0..10", "values of a two-counter game"),
+        (
+            "sequence n xor 1 for n in 0..=20 to \"f.csv\"",
+            "any expression; saved to .csv, .json, .txt",
+        ),
         ("ppos wythoff 0..=20, 0..=20", "the P-positions in a box"),
         (
             "check grundy(bash(3)[n]) == n % 4 for n in 0..=400",

@@ -32,12 +32,40 @@ pub enum StmtKind {
     Game(GameDecl),
     /// `grundy P`, `outcome P`, `moves P`, `win P`
     Query { query: Query, target: Expr },
-    /// `sequence kayles 0..=83`
-    Sequence { game: Expr, range: Expr },
-    /// `table wythoff 0..10, 0..10`
-    Table { game: Expr, rows: Expr, cols: Expr },
-    /// `ppos wythoff 0..=20, 0..=20`
-    Ppos { game: Expr, rows: Expr, cols: Expr },
+    /// `sequence kayles 0..=83 [to "FILE"]`
+    Sequence {
+        game: Expr,
+        range: Expr,
+        output: Option<Output>,
+    },
+    /// `table wythoff 0..10, 0..10 [to "FILE"]`
+    Table {
+        game: Expr,
+        rows: Expr,
+        cols: Expr,
+        output: Option<Output>,
+    },
+    /// `ppos wythoff 0..=20, 0..=20 [to "FILE"]`
+    Ppos {
+        game: Expr,
+        rows: Expr,
+        cols: Expr,
+        output: Option<Output>,
+    },
+    /// `sequence EXPR for n in RANGE [to "FILE"]`: an integer, or a position's Grundy value.
+    SequenceOf {
+        value: Expr,
+        axis: Axis,
+        output: Option<Output>,
+    },
+    /// `table EXPR for a in ROWS, b in COLUMNS [to "FILE"]`, and `ppos` of the same form.
+    TableOf {
+        value: Expr,
+        rows: Axis,
+        cols: Axis,
+        ppos: bool,
+        output: Option<Output>,
+    },
     /// `period kayles`: preperiod, period and saltus, and whether a theorem proves them.
     Period { game: Expr },
     /// `compare kayles, kayles2 0..=1000`: the first heap where two heap games differ.
@@ -65,6 +93,20 @@ pub enum StmtKind {
     Print(Expr),
     /// A bare expression: its value is printed.
     Expr(Expr),
+}
+
+/// `n in RANGE`: an index of `sequence ... for` or `table ... for`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    pub name: Ident,
+    pub range: Expr,
+}
+
+/// `to "FILE"`: where the results of `sequence`, `table` or `ppos` are saved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Output {
+    pub path: String,
+    pub span: Span,
 }
 
 /// What a `plot` statement draws.

@@ -10,8 +10,8 @@ use pest_derive::Parser;
 
 use super::ast::Rule as GameRule;
 use super::ast::{
-    BinaryOp, Binder, BinderKind, Expr, ExprKind, FunctionDecl, GameDecl, GameDef, GraphLine,
-    Ident, Plot, Program, Query, StateShape, Stmt, StmtKind, UnaryOp, Update, UpdateOp,
+    Axis, BinaryOp, Binder, BinderKind, Expr, ExprKind, FunctionDecl, GameDecl, GameDef, GraphLine,
+    Ident, Output, Plot, Program, Query, StateShape, Stmt, StmtKind, UnaryOp, Update, UpdateOp,
 };
 use super::pest_error;
 use crate::error::Error;
@@ -193,22 +193,83 @@ fn query_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
 
 fn sequence_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
     let mut parts = parts(pair);
-    let game = game_expr(next(&mut parts))?;
+    let first = next(&mut parts);
+    if first.as_rule() == Rule::swept_value {
+        let mut inner = self::parts(first);
+        let value = expr(next(&mut inner))?;
+        let axis = axis(next(&mut inner))?;
+        let output = output(parts.next())?;
+        return Ok(StmtKind::SequenceOf {
+            value,
+            axis,
+            output,
+        });
+    }
+    let game = game_expr(first)?;
     let range = expr(next(&mut parts))?;
-    Ok(StmtKind::Sequence { game, range })
+    let output = output(parts.next())?;
+    Ok(StmtKind::Sequence {
+        game,
+        range,
+        output,
+    })
 }
 
 fn table_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
-    let is_table = pair.as_rule() == Rule::table_stmt;
+    let ppos = pair.as_rule() == Rule::ppos_stmt;
     let mut parts = parts(pair);
-    let game = game_expr(next(&mut parts))?;
+    let first = next(&mut parts);
+    if first.as_rule() == Rule::swept_grid {
+        let mut inner = self::parts(first);
+        let value = expr(next(&mut inner))?;
+        let rows = axis(next(&mut inner))?;
+        let cols = axis(next(&mut inner))?;
+        let output = output(parts.next())?;
+        return Ok(StmtKind::TableOf {
+            value,
+            rows,
+            cols,
+            ppos,
+            output,
+        });
+    }
+    let game = game_expr(first)?;
     let rows = expr(next(&mut parts))?;
     let cols = expr(next(&mut parts))?;
-    Ok(if is_table {
-        StmtKind::Table { game, rows, cols }
+    let output = output(parts.next())?;
+    Ok(if ppos {
+        StmtKind::Ppos {
+            game,
+            rows,
+            cols,
+            output,
+        }
     } else {
-        StmtKind::Ppos { game, rows, cols }
+        StmtKind::Table {
+            game,
+            rows,
+            cols,
+            output,
+        }
     })
+}
+
+fn axis(pair: Pair<Rule>) -> Result<Axis> {
+    let mut parts = parts(pair).filter(|p| p.as_rule() != Rule::kw_in);
+    let name = ident(next(&mut parts));
+    let range = expr(next(&mut parts))?;
+    Ok(Axis { name, range })
+}
+
+fn output(pair: Option<Pair<Rule>>) -> Result<Option<Output>> {
+    let Some(pair) = pair else {
+        return Ok(None);
+    };
+    let path = next(&mut parts(pair));
+    Ok(Some(Output {
+        path: string(&path)?,
+        span: span(&path),
+    }))
 }
 
 fn compare_stmt(pair: Pair<Rule>) -> Result<StmtKind> {

@@ -66,6 +66,37 @@ fn comprehensions_guards_and_concatenation() {
 }
 
 #[test]
+fn sequences_and_tables_of_expressions_and_their_files() {
+    let StmtKind::SequenceOf {
+        value,
+        axis,
+        output,
+    } = one("sequence grundy(kayles[n]) + 1 for n in 0..=9 to \"k.csv\"")
+    else {
+        panic!("not a sequence of an expression");
+    };
+    assert_eq!(sx(&value), "(+ (call grundy (index kayles n)) 1)");
+    assert_eq!(axis.name.name, "n");
+    assert_eq!(sx(&axis.range), "(..= 0 9)");
+    assert_eq!(output.unwrap().path, "k.csv");
+    let StmtKind::TableOf {
+        rows, cols, ppos, ..
+    } = one("ppos nim[a, b] for a in 0..3, b in 0..4")
+    else {
+        panic!("not a table of an expression");
+    };
+    assert!(ppos);
+    assert_eq!(
+        (rows.name.name.as_str(), cols.name.name.as_str()),
+        ("a", "b")
+    );
+    let StmtKind::Sequence { output, .. } = one("sequence kayles 0..=9 to \"k.json\"") else {
+        panic!("not a sequence");
+    };
+    assert_eq!(output.unwrap().path, "k.json");
+}
+
+#[test]
 fn functions_are_declared_with_let() {
     let StmtKind::Function(f) = one("let g(a, b) = a + b") else {
         panic!("not a function");
@@ -304,20 +335,23 @@ fn simple_statements() {
         assert_eq!((query, sx(&target).as_str()), (expected, shape), "{source}");
     }
 
-    let StmtKind::Sequence { game, range } = one("sequence kayles 0..=83") else {
+    let StmtKind::Sequence { game, range, .. } = one("sequence kayles 0..=83") else {
         panic!()
     };
     assert_eq!(
         (sx(&game), sx(&range)),
         ("kayles".into(), "(..= 0 83)".into())
     );
-    let StmtKind::Sequence { game, range } = one("sequence bash(3)[0] 1..") else {
+    let StmtKind::Sequence { game, range, .. } = one("sequence bash(3)[0] 1..") else {
         panic!()
     };
     assert_eq!(sx(&game), "(index (call bash 3) 0)");
     assert_eq!(sx(&range), "(.. 1)");
 
-    let StmtKind::Table { game, rows, cols } = one("table wythoff 0..10, 0..10") else {
+    let StmtKind::Table {
+        game, rows, cols, ..
+    } = one("table wythoff 0..10, 0..10")
+    else {
         panic!()
     };
     assert_eq!(sx(&game), "wythoff");
@@ -325,7 +359,10 @@ fn simple_statements() {
         (sx(&rows), sx(&cols)),
         ("(.. 0 10)".into(), "(.. 0 10)".into())
     );
-    let StmtKind::Ppos { game, rows, cols } = one("ppos moore(2) 0..=20, 0..=n") else {
+    let StmtKind::Ppos {
+        game, rows, cols, ..
+    } = one("ppos moore(2) 0..=20, 0..=n")
+    else {
         panic!()
     };
     assert_eq!(sx(&game), "(call moore 2)");
