@@ -11,7 +11,7 @@ use crate::game::octal::Octal;
 use crate::span::Span;
 use crate::syntax::ast::{
     Axis, BinaryOp, Binder, BinderKind, Expr, ExprKind, FunctionDecl, GameDecl, GameDef, Ident,
-    Plot, Rule, StateShape, Stmt, StmtKind, UnaryOp, UpdateOp,
+    Plot, Rule, StateShape, Step, Stmt, StmtKind, UnaryOp, Update, UpdateOp,
 };
 
 /// What the checker knows of a value's type; `Unknown` never causes an error.
@@ -427,38 +427,66 @@ impl Checker<'_> {
                 "a rule's `if` needs a condition",
             );
         }
-        for update in &rule.updates {
-            let value = self.expr(&update.value);
-            if let Some(i) = &update.index {
-                self.expect(i, &[Ty::Int], "an integer", "an index is an integer");
-            }
-            let Some(var) = self.state.iter().find(|v| v.name == update.target.name) else {
-                let names: Vec<String> =
-                    self.state.iter().map(|v| format!("`{}`", v.name)).collect();
-                self.errors.push(Error::invalid(
-                    format!("`{}` is not part of the state", update.target.name),
-                    update.target.span,
-                    format!("a rule updates the state: {}", names.join(", ")),
-                ));
-                continue;
-            };
-            if update.index.is_some() && !var.list {
-                self.errors.push(Error::invalid(
-                    format!("`{}` is a counter, not a list", var.name),
-                    update.span,
-                    "only the state of a list game (`on s[]`) is indexed",
-                ));
-            }
-            let splits_heap = self.heap_game && update.op == UpdateOp::Assign;
-            if value == Ty::List && update.index.is_none() && !var.list && !splits_heap {
-                self.errors.push(Error::invalid(
-                    format!("`{}` is a counter and cannot take a list", var.name),
-                    update.value.span,
-                    "only a heap game (`on n`) splits its heap: `n = [a, b]`",
-                ));
+        self.steps(&rule.steps());
+        self.locals.truncate(depth);
+    }
+
+    /// The updates of a rule, and its loops (nested at most 16 deep, by the parser).
+    fn steps(&mut self, steps: &[Step]) {
+        for step in steps {
+            match step {
+                Step::Update(update) => self.update(update),
+                Step::Loop { binders, body, .. } => {
+                    let depth = self.locals.len();
+                    self.binders(binders);
+                    self.steps(body);
+                    self.locals.truncate(depth);
+                }
             }
         }
-        self.locals.truncate(depth);
+    }
+
+    fn update(&mut self, update: &Update) {
+        let value = self.expr(&update.value);
+        if let Some(i) = &update.index {
+            self.expect(i, &[Ty::Int], "an integer", "an index is an integer");
+        }
+        let Some(var) = self.state.iter().find(|v| v.name == update.target.name) else {
+            let names: Vec<String> = self.state.iter().map(|v| format!("`{}`", v.name)).collect();
+            self.errors.push(Error::invalid(
+                format!("`{}` is not part of the state", update.target.name),
+                update.target.span,
+                format!("a rule updates the state: {}", names.join(", ")),
+            ));
+            return;
+        };
+        if update.index.is_some() && !var.list {
+            self.errors.push(Error::invalid(
+                format!("`{}` is a counter, not a list", var.name),
+                update.span,
+                "only the state of a list game (`on s[]`) is indexed",
+            ));
+        }
+        let splits_heap = self.heap_game && update.op == UpdateOp::Assign;
+        if value == Ty::List && update.index.is_none() && !var.list && !splits_heap {
+            self.errors.push(Error::invalid(
+                format!("`{}` is a counter and cannot take a list", var.name),
+                update.value.span,
+                "only a heap game (`on n`) splits its heap: `n = [a, b]`",
+            ));
+        }
+        let whole = update.index.is_none() && update.op == UpdateOp::Assign;
+        if var.list && whole && !matches!(value, Ty::List | Ty::Unknown) {
+            self.errors.push(Error::type_mismatch(
+                "a list of counters",
+                value.name(),
+                update.value.span,
+                format!(
+                    "`{0} = ...` replaces the whole state, a list: e.g. `{0} = [{0}[0] - 1] ++ {0}[1..]`",
+                    var.name
+                ),
+            ));
+        }
     }
 
     fn binders(&mut self, binders: &[Binder]) {

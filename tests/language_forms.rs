@@ -232,3 +232,57 @@ proptest! {
         prop_assert_eq!(integers(listed), zeros);
     }
 }
+
+/// Grundy values of Chomp by brute force: rows of lengths `s` (non-increasing), a move eats the
+/// cell (i, k) and every cell at or beyond it in both directions; the cell (0, 0) is poisoned.
+fn chomp_value(s: Vec<u64>, memo: &mut std::collections::HashMap<Vec<u64>, u64>) -> u64 {
+    if let Some(&v) = memo.get(&s) {
+        return v;
+    }
+    let mut options = Vec::new();
+    for i in 0..s.len() {
+        for k in 0..s[i] {
+            if i == 0 && k == 0 {
+                continue;
+            }
+            let mut t = s.clone();
+            for row in t.iter_mut().skip(i) {
+                *row = (*row).min(k);
+            }
+            options.push(chomp_value(t, memo));
+        }
+    }
+    let v = mex(&options);
+    memo.insert(s, v);
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// General Chomp, written with a loop inside its update, on three rows.
+    #[test]
+    fn chomp_on_three_rows_matches_brute_force(a in 0u64..=5, b in 0u64..=5, c in 0u64..=5) {
+        let mut rows = [a, b, c];
+        rows.sort_unstable_by(|x, y| y.cmp(x));
+        let source = "game chomp on s[] {
+    for i in 0..len(s), k in 0..s[i] if i > 0 or k > 0 { for j in i..len(s) { s[j] = min(s[j], k) } }
+}";
+        let expr = format!("grundy(chomp[{}, {}, {}])", rows[0], rows[1], rows[2]);
+        let expected = chomp_value(rows.to_vec(), &mut Default::default());
+        prop_assert_eq!(print(source, &expr), expected.to_string());
+    }
+
+    /// A whole-state assignment against the same move written with indexed updates.
+    #[test]
+    fn whole_state_assignment_matches_indexed_updates(s in prop::collection::vec(0i64..4, 1..4)) {
+        let whole = "game whole on s[] { for i in 0..len(s) if s[i] > 0 { s = s[0..i] ++ [s[i] - 1] ++ s[i + 1..] } }";
+        let indexed = "game indexed on s[] { for i in 0..len(s) if s[i] > 0 { s[i] -= 1 } }";
+        let state: Vec<String> = s.iter().map(i64::to_string).collect();
+        let state = state.join(", ");
+        prop_assert_eq!(
+            print(whole, &format!("grundy(whole[{state}])")),
+            print(indexed, &format!("grundy(indexed[{state}])"))
+        );
+    }
+}

@@ -408,6 +408,10 @@ fn help() -> String {
             "declare a game",
         ),
         (
+            "game c on s[] { for i in 1..len(s) { for j in i..len(s) { s[j] = 0 } } }",
+            "loops in updates; also s = [s[0] - 1] ++ s[1..]",
+        ),
+        (
             "game d = octal 0.07",
             "also: subtraction {1, 3, 4}, graph { a -> b }",
         ),

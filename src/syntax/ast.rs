@@ -179,6 +179,22 @@ impl GameDef {
                 pending.push(&update.value);
                 pending.extend(&update.index);
             }
+            let mut steps: Vec<&Step> = rule.steps.iter().collect();
+            while let Some(step) = steps.pop() {
+                match step {
+                    Step::Update(update) => {
+                        pending.push(&update.value);
+                        pending.extend(&update.index);
+                    }
+                    Step::Loop { binders, body, .. } => {
+                        for binder in binders {
+                            pending.push(&binder.value);
+                            pending.extend(&binder.guard);
+                        }
+                        steps.extend(body);
+                    }
+                }
+            }
         }
         names_read(pending)
     }
@@ -265,8 +281,35 @@ pub enum StateShape {
 pub struct Rule {
     pub binders: Vec<Binder>,
     pub condition: Option<Expr>,
+    /// The updates in order, when none is a loop (the form the compiled rules and the
+    /// recognisers read); empty when there are loops.
     pub updates: Vec<Update>,
+    /// Every step in order, when there is a loop among them; empty otherwise.
+    pub steps: Vec<Step>,
     pub span: Span,
+}
+
+impl Rule {
+    /// The steps of the rule, in order, loops included.
+    pub fn steps(&self) -> Vec<Step> {
+        if self.steps.is_empty() {
+            self.updates.iter().cloned().map(Step::Update).collect()
+        } else {
+            self.steps.clone()
+        }
+    }
+}
+
+/// One step of a rule's block: an update, or a loop of steps.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    Update(Update),
+    /// `for BINDER, ... { STEP; ... }`: the steps once per binding, in order.
+    Loop {
+        binders: Vec<Binder>,
+        body: Vec<Step>,
+        span: Span,
+    },
 }
 
 /// `x in EXPR` or `x = EXPR`, with an optional guard `if COND` that filters its bindings

@@ -11,7 +11,8 @@ use pest_derive::Parser;
 use super::ast::Rule as GameRule;
 use super::ast::{
     Axis, BinaryOp, Binder, BinderKind, Expr, ExprKind, FunctionDecl, GameDecl, GameDef, GraphLine,
-    Ident, Output, Plot, Program, Query, StateShape, Stmt, StmtKind, UnaryOp, Update, UpdateOp,
+    Ident, Output, Plot, Program, Query, StateShape, Step, Stmt, StmtKind, UnaryOp, Update,
+    UpdateOp,
 };
 use super::pest_error;
 use crate::error::Error;
@@ -370,15 +371,21 @@ fn rule(pair: Pair<Rule>) -> Result<GameRule> {
     let span = span(&pair);
     let mut binders = Vec::new();
     let mut condition = None;
-    let mut updates = Vec::new();
+    let mut steps = Vec::new();
     for part in parts(pair) {
         match part.as_rule() {
             Rule::binder => binders.push(binder(part)?),
             Rule::expr => condition = Some(expr(part)?),
-            Rule::updates => {
-                updates = parts(part).map(update).collect::<Result<_>>()?;
-            }
+            Rule::updates => steps = block(part, 0)?,
             _ => unexpected(&part),
+        }
+    }
+    let mut updates = Vec::new();
+    if steps.iter().all(|s| matches!(s, Step::Update(_))) {
+        for step in steps.drain(..) {
+            if let Step::Update(update) = step {
+                updates.push(update);
+            }
         }
     }
     // The guard of the last binder is the rule's condition: both filter the finished bindings.
@@ -392,6 +399,7 @@ fn rule(pair: Pair<Rule>) -> Result<GameRule> {
         binders,
         condition,
         updates,
+        steps,
         span,
     })
 }
@@ -427,6 +435,43 @@ fn binder_at(pair: Pair<Rule>, nesting: usize) -> Result<(Binder, usize)> {
         span,
     };
     Ok((binder, depth))
+}
+
+/// Loops of updates nest at most this deep.
+const MAX_LOOP_NESTING: usize = 16;
+
+/// The steps of a block `{ ... }` inside `loops` loops.
+fn block(pair: Pair<Rule>, loops: usize) -> Result<Vec<Step>> {
+    let mut steps = Vec::new();
+    for part in parts(pair) {
+        if part.as_rule() == Rule::update {
+            steps.push(Step::Update(update(part)?));
+            continue;
+        }
+        let span = span(&part);
+        if loops >= MAX_LOOP_NESTING {
+            let label = format!("more than {MAX_LOOP_NESTING} loops inside one another");
+            return Err(Error::syntax(
+                "loops of updates nested too deeply",
+                label,
+                span,
+            ));
+        }
+        let mut binders = Vec::new();
+        let mut body = Vec::new();
+        for piece in parts(part) {
+            match piece.as_rule() {
+                Rule::binder => binders.push(binder(piece)?),
+                _ => body = block(piece, loops + 1)?,
+            }
+        }
+        steps.push(Step::Loop {
+            binders,
+            body,
+            span,
+        });
+    }
+    Ok(steps)
 }
 
 fn update(pair: Pair<Rule>) -> Result<Update> {

@@ -184,6 +184,8 @@ pub(crate) fn rule_name(rule: Rule) -> &'static str {
         Rule::output => "`to \"FILE\"`",
         Rule::for_clause => "`for` and binders",
         Rule::updates => "a block of updates",
+        Rule::step => "an update or a loop",
+        Rule::update_loop => "a loop of updates",
         Rule::update => "an update",
         Rule::update_op => "`=`, `+=` or `-=`",
         Rule::octal_def => "`= octal`",

@@ -97,6 +97,40 @@ fn sequences_and_tables_of_expressions_and_their_files() {
 }
 
 #[test]
+fn loops_of_updates_are_steps() {
+    let StmtKind::Game(decl) =
+        one("game c on s[] { for i in 0..len(s) { for j in i..len(s) { s[j] = 0 }; s[i] += 1 } }")
+    else {
+        panic!("not a game");
+    };
+    let GameDef::Rules { rules, .. } = &decl.def else {
+        panic!("not rules");
+    };
+    let rule = &rules[0];
+    assert_eq!(rule.binders[0].name.name, "i");
+    assert!(rule.updates.is_empty());
+    let [Step::Loop { binders, body, .. }, Step::Update(_)] = rule.steps.as_slice() else {
+        panic!("a loop, then an update: {:?}", rule.steps);
+    };
+    assert_eq!(binders[0].name.name, "j");
+    assert!(matches!(body.as_slice(), [Step::Update(_)]));
+    let StmtKind::Game(decl) = one("game d on n { for k in 1..=n { n -= k } }") else {
+        panic!("not a game");
+    };
+    let GameDef::Rules { rules, .. } = &decl.def else {
+        panic!("not rules");
+    };
+    assert_eq!(rules[0].updates.len(), 1);
+    assert!(rules[0].steps.is_empty());
+    let mut nested = "s[0] = 0".to_string();
+    for _ in 0..17 {
+        nested = format!("for i in 0..1 {{ {nested} }}");
+    }
+    let error = parse(&format!("game e on s[] {{ {{ {nested} }} }}")).unwrap_err();
+    assert!(matches!(error, Error::Syntax { .. }), "{error:?}");
+}
+
+#[test]
 fn functions_are_declared_with_let() {
     let StmtKind::Function(f) = one("let g(a, b) = a + b") else {
         panic!("not a function");

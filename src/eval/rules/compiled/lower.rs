@@ -99,6 +99,7 @@ impl<'d> Compiler<'d> {
     }
 
     fn rule(&mut self, rule: &'d Rule, kind: Kind) -> Option<CRule> {
+        rule.steps.is_empty().then_some(())?;
         let depth = self.scope.len();
         let mut binders = Vec::new();
         for binder in &rule.binders {
