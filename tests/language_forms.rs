@@ -286,3 +286,44 @@ proptest! {
         );
     }
 }
+
+/// The misère Grundy value of a position of Kayles (a multiset of rows), by searching the whole
+/// position: a position with no move has value 1, any other the mex of its options' values.
+fn misere_kayles(mut heaps: Vec<u64>, memo: &mut std::collections::HashMap<Vec<u64>, u64>) -> u64 {
+    heaps.retain(|&h| h > 0);
+    heaps.sort_unstable();
+    if let Some(&v) = memo.get(&heaps) {
+        return v;
+    }
+    let mut options = Vec::new();
+    for (i, &h) in heaps.iter().enumerate() {
+        for t in 1..=h.min(2) {
+            for a in 0..=(h - t) / 2 {
+                let mut next = heaps.clone();
+                next.remove(i);
+                next.extend([a, h - t - a]);
+                options.push(misere_kayles(next, memo));
+            }
+        }
+    }
+    let v = if options.is_empty() { 1 } else { mex(&options) };
+    memo.insert(heaps, v);
+    v
+}
+
+#[test]
+fn misere_sequences_match_a_whole_position_search() {
+    let out = grundy::run_to_string("forms", "sequence misere kayles 0..=14").unwrap();
+    let shown: Vec<u64> = out
+        .lines()
+        .skip(1)
+        .flat_map(|line| line.split(": ").nth(1).unwrap().split_whitespace())
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let mut memo = Default::default();
+    let expected: Vec<u64> = (0..=14)
+        .map(|n| misere_kayles(vec![n], &mut memo))
+        .collect();
+    assert_eq!(out.lines().next(), Some("misere kayles 0..=14:"));
+    assert_eq!(shown, expected);
+}

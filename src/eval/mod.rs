@@ -208,8 +208,9 @@ impl Interpreter {
             StmtKind::Sequence {
                 game,
                 range,
+                misere,
                 output,
-            } => answer(self.sequence(game, range)?, output)?,
+            } => answer(self.sequence(game, range, *misere)?, output)?,
             StmtKind::Table {
                 game,
                 rows,
@@ -540,7 +541,8 @@ impl Interpreter {
         Ok(())
     }
 
-    fn sequence(&mut self, game: &Expr, range: &Expr) -> Result<Results, Error> {
+    /// Grundy values of single heaps, or under misère play their misère Grundy values.
+    fn sequence(&mut self, game: &Expr, range: &Expr, misere: bool) -> Result<Results, Error> {
         let game = self.heap_game(game, "sequence")?;
         let (start, last) = self.finite_range(range)?;
         self.bound_size(
@@ -554,10 +556,16 @@ impl Interpreter {
                 game: game.id,
                 state: Box::new([n]),
             };
-            values.push(self.part_value_at(&part, range.span)? as i64);
+            let value = if misere {
+                self.misere_value_at(part, range.span)?
+            } else {
+                self.part_value_at(&part, range.span)?
+            };
+            values.push(value as i64);
         }
+        let convention = if misere { "misere " } else { "" };
         Ok(Results::Sequence {
-            label: game.display.clone(),
+            label: format!("{convention}{}", game.display),
             axis: results::Axis {
                 name: "n".into(),
                 start,
@@ -587,6 +595,17 @@ impl Interpreter {
         }
         self.engine
             .part_value(part)
+            .map_err(|e| solve_error(e, span))
+    }
+
+    /// The misère Grundy value of one heap, for `sequence misere`.
+    fn misere_value_at(&mut self, part: Part, span: Span) -> Result<u64, Error> {
+        if self.interrupted() {
+            return Err(Error::Interrupted);
+        }
+        let position = crate::game::Position::new(vec![part], true);
+        self.engine
+            .value(&position)
             .map_err(|e| solve_error(e, span))
     }
 

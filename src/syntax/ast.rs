@@ -32,10 +32,11 @@ pub enum StmtKind {
     Game(GameDecl),
     /// `grundy P`, `outcome P`, `moves P`, `win P`
     Query { query: Query, target: Expr },
-    /// `sequence kayles 0..=83 [to "FILE"]`
+    /// `sequence [misere] kayles 0..=83 [to "FILE"]`: normal or misère Grundy values.
     Sequence {
         game: Expr,
         range: Expr,
+        misere: bool,
         output: Option<Output>,
     },
     /// `table wythoff 0..10, 0..10 [to "FILE"]`

@@ -206,12 +206,18 @@ fn sequence_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
             output,
         });
     }
-    let game = game_expr(first)?;
+    let misere = first.as_rule() == Rule::kw_misere;
+    let game = if misere {
+        game_expr(next(&mut parts))?
+    } else {
+        game_expr(first)?
+    };
     let range = expr(next(&mut parts))?;
     let output = output(parts.next())?;
     Ok(StmtKind::Sequence {
         game,
         range,
+        misere,
         output,
     })
 }
