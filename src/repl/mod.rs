@@ -408,8 +408,8 @@ fn help() -> String {
             "declare a game",
         ),
         (
-            "game c on s[] { for i in 0..len(s), k in 0..s[i] { for j in i..len(s) { s[j] = min(s[j], k) } } }",
-            "loops in updates; also s = [s[0] - 1] ++ s[1..]",
+            "game z on s[] { for i in 0..len(s) if s[i] > 0 { for j in i..len(s) { s[j] = 0 } } }",
+            "loops in updates",
         ),
         (
             "game d = octal 0.07",
@@ -423,7 +423,10 @@ fn help() -> String {
         ),
         ("win nim[3, 4, 5]", "the winning moves"),
         ("sequence kayles 0..=83", "Grundy values of single heaps"),
-        ("sequence misere kayles 0..=30", "misère Grundy values of single heaps"),
+        (
+            "sequence misere kayles 0..=30",
+            "misère Grundy values of single heaps",
+        ),
         ("table wythoff 0..10, 0..10", "values of a two-counter game"),
         (
             "sequence n xor 1 for n in 0..=20 to \"f.csv\"",
