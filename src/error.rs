@@ -125,6 +125,19 @@ pub enum Error {
         span: Span,
     },
 
+    /// Function calls nested deeper than the limit: `let f(n) = f(n + 1)` then `f(0)`.
+    #[error("calls nest too deep: {calls} calls are open at this call of `{name}`")]
+    #[diagnostic(
+        code(grundy::recursion),
+        help("a recursive function needs a case that does not call itself, e.g. `let f(n) = if n == 0 then 0 else f(n - 1)`; calls nest at most 10,000 deep (fewer when a body is nested more than 25 levels: 250,000 levels in all), fixed")
+    )]
+    Recursion {
+        name: String,
+        calls: usize,
+        #[label("one call too deep")]
+        span: Span,
+    },
+
     /// `/` or `%` by zero: `1 / 0`.
     #[error("division by zero")]
     #[diagnostic(
@@ -299,16 +312,26 @@ pub enum Error {
         span: Span,
     },
 
-    /// A `check` that found a counterexample: `check n % 2 == 0 for n in 0..3`.
-    #[error("check failed after {held} case(s) held: {bindings}")]
+    /// A `check` that found counterexamples: `check n % 2 == 0 for n in 0..3`. The help shows
+    /// the first few, each with its bindings and, for a comparison, both sides.
+    #[error("check failed: {failed} of {cases} cases failed")]
     #[diagnostic(code(grundy::check_failed), help("{detail}"))]
     CheckFailed {
-        held: u64,
-        bindings: String,
+        failed: u64,
+        cases: u64,
+        first: String,
         detail: String,
-        #[label("false here")]
+        #[label("false first at {first}")]
         span: Span,
     },
+
+    /// The summary after a run in which asserts or checks failed (the run went on after each).
+    #[error("{failed} of {tests} asserts and checks failed")]
+    #[diagnostic(
+        code(grundy::failures),
+        help("each failure is shown above; the exit status is 1")
+    )]
+    Failures { failed: usize, tests: usize },
 
     /// A file that cannot be read: `grundy missing.game`.
     #[error("cannot read `{path}`: {reason}")]
@@ -363,7 +386,7 @@ impl Error {
     /// an interruption, which belongs to no source).
     pub fn declared_in(self, origin: &std::sync::Arc<Origin>) -> Error {
         match self {
-            Error::InDeclaration { .. } | Error::Interrupted => self,
+            Error::InDeclaration { .. } | Error::Interrupted | Error::Deferred => self,
             error => Error::InDeclaration {
                 origin: origin.clone(),
                 error: Box::new(error),

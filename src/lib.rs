@@ -38,7 +38,8 @@ impl Session {
     }
 
     /// Parses, checks and runs `source`, writing answers to `out`. Syntax and check errors stop
-    /// before anything runs; a runtime error stops at its statement.
+    /// before anything runs; a runtime error stops at its statement, except a failed `assert`
+    /// or `check`, after which the run goes on (and a summary follows the failures).
     /// `name` is what diagnostics call the source (a file name, `<repl:3>`).
     pub fn run(&mut self, name: &str, source: &str, out: &mut dyn Write) -> Result<(), Vec<Error>> {
         let program = syntax::parse(source).map_err(|e| vec![e])?;
@@ -47,9 +48,7 @@ impl Session {
             name: name.to_string(),
             text: source.to_string(),
         });
-        self.interpreter
-            .execute(&program.statements, &origin, out)
-            .map_err(|e| vec![e])
+        self.interpreter.execute(&program.statements, &origin, out)
     }
 
     /// Like [`Session::run`], but when anything fails, the session is left as it was before:

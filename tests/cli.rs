@@ -157,3 +157,16 @@ fn interactive_still_excludes_a_file_and_e() {
     let out = run_with_input(&["-i", "x.game", "-e", "print 1"], "");
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_failed_assert_or_check_does_not_stop_the_run() {
+    let source = "assert 1 == 2\nprint \"after the assert\"\ncheck n < 3 for n in 0..5\nprint \"after the check\"";
+    let out = grundy().args(["-e", source]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text, "after the assert\nafter the check\n");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("grundy::assert_failed"), "{err}");
+    assert!(err.contains("2 of 5 cases failed"), "{err}");
+    assert!(err.contains("2 of 2 asserts and checks failed"), "{err}");
+}

@@ -3,10 +3,13 @@
 pub mod builtins;
 mod explore;
 pub mod expr;
+mod function;
 mod plot;
 mod read;
+mod results;
 mod rules;
 mod sweep;
+mod swept;
 pub use rules::interpret_only;
 pub mod value;
 
@@ -16,7 +19,8 @@ use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use rustc_hash::FxHashMap;
 
-use self::expr::{solve_error, Eval, Flow, Host};
+use self::expr::{plural, solve_error, Eval, Flow, Host};
+use self::results::Results;
 use self::rules::RuleGame;
 use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
 use crate::error::{Error, Origin};
@@ -27,7 +31,7 @@ use crate::game::subtraction::Subtraction;
 use crate::game::{Engine, Game, Limits, Method, Part, Wanted};
 use crate::span::Span;
 use crate::syntax::ast::{
-    BinaryOp, Binder, Expr, ExprKind, GameDecl, GameDef, Query, Stmt, StmtKind,
+    BinaryOp, Binder, Expr, ExprKind, GameDecl, GameDef, Output, Query, Stmt, StmtKind,
 };
 
 /// `win` and `moves` list at most this many moves, then how many more there are.
@@ -161,19 +165,42 @@ impl Interpreter {
         read_globals(&self.globals)
     }
 
-    /// Runs statements in order, writing answers to `out`; stops at the first error.
-    /// Runs statements in order, writing answers to `out`; stops at the first error. Games
-    /// declared here remember `origin`, so that errors in their rules point into it later.
+    /// Runs statements in order, writing answers to `out`. A failed `assert` or `check` is
+    /// kept and the run goes on; any other error stops it. The errors come back in order, and
+    /// after failures of more than one `assert` or `check`, [`Error::Failures`] counts them.
+    /// Games declared here remember `origin`, so that errors in their rules point into it later.
     pub fn execute(
         &mut self,
         statements: &[Stmt],
         origin: &Arc<Origin>,
         out: &mut dyn Write,
-    ) -> Result<(), Error> {
+    ) -> Result<(), Vec<Error>> {
+        let mut errors = Vec::new();
+        let mut tests = 0;
         for statement in statements {
-            self.statement(statement, origin, out)?;
+            if matches!(statement.kind, StmtKind::Assert(_) | StmtKind::Check { .. }) {
+                tests += 1;
+            }
+            match self.statement(statement, origin, out) {
+                Ok(()) => {}
+                Err(failure @ (Error::AssertFailed { .. } | Error::CheckFailed { .. })) => {
+                    errors.push(failure);
+                }
+                Err(error) => {
+                    errors.push(error);
+                    return Err(errors);
+                }
+            }
         }
-        Ok(())
+        match errors.len() {
+            0 => Ok(()),
+            failed => {
+                if tests > 1 {
+                    errors.push(Error::Failures { failed, tests });
+                }
+                Err(errors)
+            }
+        }
     }
 
     fn statement(
@@ -188,12 +215,47 @@ impl Interpreter {
                 write_globals(&self.globals).insert(name.name.clone(), value);
                 return Ok(());
             }
+            StmtKind::Function(decl) => {
+                let value = function::define(decl, origin, &read_globals(&self.globals));
+                write_globals(&self.globals).insert(decl.name.name.clone(), value);
+                return Ok(());
+            }
             StmtKind::Game(decl) => return self.declare(decl, origin),
             StmtKind::Query { query, target } => self.query(*query, target, origin)?,
-            StmtKind::Sequence { game, range } => self.sequence(game, range)?,
-            StmtKind::Table { game, rows, cols } => self.table(game, rows, cols, false)?,
-            StmtKind::Ppos { game, rows, cols } => self.table(game, rows, cols, true)?,
-            StmtKind::Check { condition, binders } => self.check(condition, binders, stmt.span)?,
+            StmtKind::Sequence {
+                game,
+                range,
+                misere,
+                output,
+            } => answer(self.sequence(game, range, *misere)?, output)?,
+            StmtKind::Table {
+                game,
+                rows,
+                cols,
+                output,
+            } => answer(self.table(game, rows, cols, false)?, output)?,
+            StmtKind::Ppos {
+                game,
+                rows,
+                cols,
+                output,
+            } => answer(self.table(game, rows, cols, true)?, output)?,
+            StmtKind::SequenceOf {
+                value,
+                axis,
+                output,
+            } => answer(self.sequence_of(value, axis, &origin.text)?, output)?,
+            StmtKind::TableOf {
+                value,
+                rows,
+                cols,
+                ppos,
+                output,
+            } => answer(
+                self.table_of(value, rows, cols, *ppos, &origin.text)?,
+                output,
+            )?,
+            StmtKind::Check { condition, binders } => self.check(condition, binders)?,
             StmtKind::Period { game } => self.period(game)?,
             StmtKind::Compare { left, right, range } => self.compare(left, right, range)?,
             StmtKind::Dot(target) => self.dot(target)?,
@@ -545,7 +607,8 @@ impl Interpreter {
         Ok(())
     }
 
-    fn sequence(&mut self, game: &Expr, range: &Expr) -> Result<String, Error> {
+    /// Grundy values of single heaps, or under misère play their misère Grundy values.
+    fn sequence(&mut self, game: &Expr, range: &Expr, misere: bool) -> Result<Results, Error> {
         let game = self.heap_game(game, "sequence")?;
         let (start, last) = self.finite_range(range)?;
         self.bound_size(
@@ -559,21 +622,23 @@ impl Interpreter {
                 game: game.id,
                 state: Box::new([n]),
             };
-            values.push(self.part_value_at(&part, range.span)?);
+            let value = if misere {
+                self.misere_value_at(part, range.span)?
+            } else {
+                self.part_value_at(&part, range.span)?
+            };
+            values.push(value as i64);
         }
-        let mut text = format!("{} {start}..={last}:", game.display);
-        let width = last.max(0).to_string().len();
-        let value_width = values
-            .iter()
-            .map(|v| v.to_string().len())
-            .max()
-            .unwrap_or(1);
-        for (row, chunk) in values.chunks(10).enumerate() {
-            let first = start + row as i64 * 10;
-            let shown: Vec<String> = chunk.iter().map(|v| format!("{v:>value_width$}")).collect();
-            text.push_str(&format!("\n  {first:>width$}: {}", shown.join(" ")));
-        }
-        Ok(text)
+        let convention = if misere { "misere " } else { "" };
+        Ok(Results::Sequence {
+            label: format!("{convention}{}", game.display),
+            axis: results::Axis {
+                name: "n".into(),
+                start,
+                last,
+            },
+            values,
+        })
     }
 
     pub(crate) fn tuple_game(&mut self, game: &Expr, what: &str) -> Result<Arc<GameValue>, Error> {
@@ -596,6 +661,17 @@ impl Interpreter {
         }
         self.engine
             .part_value(part)
+            .map_err(|e| solve_error(e, span))
+    }
+
+    /// The misère Grundy value of one heap, for `sequence misere`.
+    fn misere_value_at(&mut self, part: Part, span: Span) -> Result<u64, Error> {
+        if self.interrupted() {
+            return Err(Error::Interrupted);
+        }
+        let position = crate::game::Position::new(vec![part], true);
+        self.engine
+            .value(&position)
             .map_err(|e| solve_error(e, span))
     }
 
@@ -664,102 +740,63 @@ impl Interpreter {
         rows: &Expr,
         cols: &Expr,
         ppos: bool,
-    ) -> Result<String, Error> {
+    ) -> Result<Results, Error> {
         let game = self.tuple_game(game, if ppos { "ppos" } else { "table" })?;
         let grid = self.grid(&game, rows, cols)?;
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
-        if ppos {
-            let mut found = Vec::new();
-            for (i, line) in grid.iter().enumerate() {
-                for (j, &v) in line.iter().enumerate() {
-                    if v == 0 {
-                        found.push(format!("({}, {})", r0 + i as i64, c0 + j as i64));
-                    }
-                }
-            }
-            let header = format!(
-                "{} P-positions of {} in {r0}..={r1}, {c0}..={c1}",
-                found.len(),
-                game.display,
-            );
-            return Ok(match found.is_empty() {
-                true => header,
-                false => format!("{header}:{}", wrapped(&found, PPOS_LINE)),
-            });
-        }
-        let width = grid
-            .iter()
-            .flatten()
-            .map(|v| v.to_string().len())
-            .chain([r1.to_string().len(), c1.to_string().len()])
-            .max()
-            .unwrap_or(1);
-        let mut text = format!(
-            "{} (rows a = {r0}..={r1}, columns b = {c0}..={c1})\n",
-            game.display
-        );
-        let label_width = r1.to_string().len().max("a\\b".len());
-        text.push_str(&format!("{:>label_width$} |", "a\\b"));
-        for b in c0..=c1 {
-            text.push_str(&format!(" {b:>width$}"));
-        }
-        for (i, line) in grid.iter().enumerate() {
-            text.push_str(&format!("\n{:>label_width$} |", r0 + i as i64));
-            for v in line {
-                text.push_str(&format!(" {v:>width$}"));
-            }
-        }
-        Ok(text)
+        let axis = |name: &str, start, last| results::Axis {
+            name: name.into(),
+            start,
+            last,
+        };
+        let grid = grid
+            .into_iter()
+            .map(|line| line.into_iter().map(|v| v as i64).collect())
+            .collect();
+        Ok(tabulated(
+            game.display.clone(),
+            axis("a", r0, r1),
+            axis("b", c0, c1),
+            grid,
+            ppos,
+        ))
     }
 
-    /// `check`: runs the condition for every binding, in order, until one fails. Large sweeps
-    /// spread over the workers (see [`sweep`]); the result is the same.
-    fn check(&mut self, condition: &Expr, binders: &[Binder], span: Span) -> Result<String, Error> {
-        // How many cases held, and the first failure: its bindings and the values of both sides.
-        let held = std::cell::Cell::new(0u64);
-        let failure = std::cell::RefCell::new(None);
+    /// `check`: runs the condition for every binding, in order, and counts the cases that
+    /// fail, keeping the first few. Large sweeps spread over the workers (see [`sweep`]); the
+    /// result is the same.
+    fn check(&mut self, condition: &Expr, binders: &[Binder]) -> Result<String, Error> {
+        let tally = std::cell::RefCell::new(CheckTally::default());
         let threads = self.sweep_threads();
         let mut pace = sweep::Pace::new(&self.engine.limits, threads);
         let mut queued: Vec<Vec<Value>> = Vec::new();
+        // A worker settles a case that holds or fails; an error is run again here.
         let work = |host: &mut sweep::SweepHost<'_>, values: &Vec<Value>| {
             let mut eval = Eval::new(host);
-            for (binder, value) in binders.iter().zip(values) {
-                eval.push(&binder.name.name, value.clone());
-            }
-            match eval.bool(condition) {
-                Ok(true) => sweep::Worked::Done(()),
-                Ok(false) => sweep::Worked::OpenAndStop,
-                Err(_) => sweep::Worked::Open,
+            bind(&mut eval, binders, values);
+            match check_case(&mut eval, condition, binders) {
+                Ok(failure) => sweep::Worked::Done(failure),
+                Err(_) => sweep::Worked::OpenAndStop,
             }
         };
-        // A case from a batch: held if a worker said so, else run here.
-        let mut take = |this: &mut Interpreter, values: &Vec<Value>, settled: Option<()>| {
-            if settled.is_none() {
-                let mut eval = Eval::new(this);
-                for (binder, value) in binders.iter().zip(values) {
-                    eval.push(&binder.name.name, value.clone());
+        let mut take = |this: &mut Interpreter, values: &Vec<Value>, settled| {
+            let failure = match settled {
+                Some(failure) => failure,
+                None => {
+                    let mut eval = Eval::new(this);
+                    bind(&mut eval, binders, values);
+                    check_case(&mut eval, condition, binders)?
                 }
-                if let Some(failed) = check_case(&mut eval, condition, binders)? {
-                    *failure.borrow_mut() = Some(failed);
-                    return Ok(Flow::Stop);
-                }
-            }
-            held.set(held.get() + 1);
+            };
+            tally.borrow_mut().count(failure);
             Ok(Flow::Continue)
         };
         let swept = Eval::new(self).for_each(binders, &mut |eval| {
             if !pace.spreading() {
-                return match check_case(eval, condition, binders)? {
-                    None => {
-                        held.set(held.get() + 1);
-                        Ok(Flow::Continue)
-                    }
-                    Some(failed) => {
-                        *failure.borrow_mut() = Some(failed);
-                        Ok(Flow::Stop)
-                    }
-                };
+                let failure = check_case(eval, condition, binders)?;
+                tally.borrow_mut().count(failure);
+                return Ok(Flow::Continue);
             }
             let values = binders
                 .iter()
@@ -777,31 +814,108 @@ impl Interpreter {
             queued.clear();
             flow
         });
-        let flow = match swept {
-            Ok(flow) => flow,
-            // A binder failed to evaluate: the cases queued before it come first, as they would
-            // on one thread (their failure or error is the one to report).
-            Err(error) => match self.run_batch(&mut pace, &queued, &work, &mut take)? {
-                Flow::Continue => return Err(error),
-                Flow::Stop => Flow::Stop,
-            },
-        };
-        if let Flow::Continue = flow {
-            self.run_batch(&mut pace, &queued, &work, &mut take)?;
+        // The cases queued before an error come first, as they would on one thread.
+        self.run_batch(&mut pace, &queued, &work, &mut take)?;
+        swept?;
+        let CheckTally {
+            cases,
+            failed,
+            shown,
+        } = tally.into_inner();
+        if failed == 0 {
+            return Ok(format!(
+                "check: {}",
+                plural(cases as usize, "case") + " held"
+            ));
         }
-        let _ = span;
-        let held = held.get();
-        match failure.into_inner() {
-            None => Ok(format!(
-                "check: {held} case{} held",
-                if held == 1 { "" } else { "s" }
-            )),
-            Some((bindings, detail)) => Err(Error::CheckFailed {
-                held,
-                bindings,
-                detail,
-                span: condition.span,
-            }),
+        let mut detail: Vec<String> = shown
+            .iter()
+            .map(|(bindings, sides)| format!("{bindings}: {sides}"))
+            .collect();
+        if failed > shown.len() as u64 {
+            detail.push(format!("... and {} more", failed - shown.len() as u64));
+        }
+        Err(Error::CheckFailed {
+            failed,
+            cases,
+            first: shown[0].0.clone(),
+            detail: detail.join("\n"),
+            span: condition.span,
+        })
+    }
+}
+
+/// A table's results, or for `ppos` the cells whose value is 0.
+fn tabulated(
+    label: String,
+    rows: results::Axis,
+    cols: results::Axis,
+    grid: Vec<Vec<i64>>,
+    ppos: bool,
+) -> Results {
+    if !ppos {
+        return Results::Table {
+            label,
+            rows,
+            cols,
+            grid,
+        };
+    }
+    let mut found = Vec::new();
+    for (i, line) in grid.iter().enumerate() {
+        for (j, &v) in line.iter().enumerate() {
+            if v == 0 {
+                found.push((rows.start + i as i64, cols.start + j as i64));
+            }
+        }
+    }
+    Results::Ppos {
+        label,
+        rows,
+        cols,
+        found,
+    }
+}
+
+/// The text of results, after saving them to the file of `to "FILE"` if there is one.
+fn answer(results: Results, output: &Option<Output>) -> Result<String, Error> {
+    let text = results.text();
+    match output {
+        None => Ok(text),
+        Some(output) => {
+            let wrote = results.save(&output.path, output.span)?;
+            Ok(format!("{text}\n{wrote}"))
+        }
+    }
+}
+
+/// Binds the binders of a `check` to the values of one case.
+fn bind<'a>(eval: &mut Eval<'_, 'a>, binders: &'a [Binder], values: &[Value]) {
+    for (binder, value) in binders.iter().zip(values) {
+        eval.push(&binder.name.name, value.clone());
+    }
+}
+
+/// A failed `check` shows at most this many counterexamples.
+const COUNTEREXAMPLES_SHOWN: usize = 3;
+
+/// The cases of a `check` so far: how many ran and failed, and the first failures (their
+/// bindings and the values of both sides).
+#[derive(Default)]
+struct CheckTally {
+    cases: u64,
+    failed: u64,
+    shown: Vec<(String, String)>,
+}
+
+impl CheckTally {
+    fn count(&mut self, failure: Option<(String, String)>) {
+        self.cases += 1;
+        if let Some(failure) = failure {
+            self.failed += 1;
+            if self.shown.len() < COUNTEREXAMPLES_SHOWN {
+                self.shown.push(failure);
+            }
         }
     }
 }
@@ -824,26 +938,6 @@ fn check_case<'a>(
         })
         .collect();
     Ok(Some((bindings.join(", "), explain(eval, condition))))
-}
-
-/// The most characters of a line of `ppos` pairs, after its indent.
-const PPOS_LINE: usize = 76;
-
-/// `items` separated by spaces, in lines of at most `line` characters, each on a new line
-/// indented by two spaces.
-fn wrapped(items: &[String], line: usize) -> String {
-    let mut text = String::new();
-    let mut used = line;
-    for item in items {
-        if used + 1 + item.len() > line {
-            text.push_str("\n ");
-            used = 0;
-        }
-        text.push(' ');
-        text.push_str(item);
-        used += 1 + item.len();
-    }
-    text
 }
 
 /// Says what an infinite value of a position of a loopy game is (a finite one reads as usual).

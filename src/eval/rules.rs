@@ -16,7 +16,7 @@ use crate::game::lines::LineRules;
 use crate::game::period::Structure;
 use crate::game::{Emit, Engine, Game, SolveError};
 use crate::span::Span;
-use crate::syntax::ast::{BinaryOp, GameDecl, GameDef, Rule, StateShape, Update, UpdateOp};
+use crate::syntax::ast::{BinaryOp, GameDecl, GameDef, Rule, StateShape, Step, Update, UpdateOp};
 
 /// One instance of a rule-defined game: the declaration, its parameters bound, and the globals
 /// its rules may read (as they were when the game was declared). Its options come from the compiled rules ([`compiled`]) when the compiler
@@ -201,6 +201,32 @@ fn apply<'a>(eval: &mut Eval<'_, 'a>, update: &'a Update, value: Value) -> Resul
     Ok(())
 }
 
+/// Applies updates in order, each to the state the ones before it left.
+fn apply_all<'a>(eval: &mut Eval<'_, 'a>, updates: &'a [Update]) -> Result<(), Error> {
+    for update in updates {
+        let value = eval.eval(&update.value)?;
+        apply(eval, update, value)?;
+    }
+    Ok(())
+}
+
+/// Runs the steps of a rule with loops: a loop runs its steps once per binding, in order
+/// (loops nest at most 16 deep, by the parser).
+fn run_steps<'a>(eval: &mut Eval<'_, 'a>, steps: &'a [Step]) -> Result<(), Error> {
+    for step in steps {
+        match step {
+            Step::Update(update) => apply_all(eval, std::slice::from_ref(update))?,
+            Step::Loop { binders, body, .. } => {
+                eval.for_each(binders, &mut |eval| {
+                    run_steps(eval, body)?;
+                    Ok(Flow::Continue)
+                })?;
+            }
+        }
+    }
+    Ok(())
+}
+
 impl RuleGame {
     fn read_state(
         &self,
@@ -316,15 +342,10 @@ impl RuleGame {
                             return Ok(Flow::Continue);
                         }
                     }
-                    let mut result = Ok(());
-                    for update in &rule.updates {
-                        result = eval
-                            .eval(&update.value)
-                            .and_then(|v| apply(eval, update, v));
-                        if result.is_err() {
-                            break;
-                        }
-                    }
+                    let result = match rule.steps.as_slice() {
+                        [] => apply_all(eval, &rule.updates),
+                        steps => run_steps(eval, steps),
+                    };
                     let option = result.and_then(|()| self.read_state(eval, shape, rule));
                     for (name, value) in state_values(shape, &base) {
                         eval.set(name, value);

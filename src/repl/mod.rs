@@ -452,9 +452,22 @@ fn help() -> String {
     );
     let examples = [
         ("let heaps = [3, 4, 5]", "a name for a value"),
+        ("let f(n) = if n < 2 then n else f(n - 1) + 1", "a function"),
+        (
+            "[n * n for n in 0..=20 if n % 3 > 0]",
+            "a list; `if` filters",
+        ),
+        (
+            "nim[repeat(5, 3) ++ [2]]",
+            "`++` joins lists; also nim[1..=12]",
+        ),
         (
             "game g on n { for k in 1..=min(3, n) { n -= k } }",
             "declare a game",
+        ),
+        (
+            "game z on s[] { for i in 0..len(s) if s[i] > 0 { for j in i..len(s) { s[j] = 0 } } }",
+            "loops in updates",
         ),
         (
             "game d = octal 0.07",
@@ -468,7 +481,15 @@ fn help() -> String {
         ),
         ("win nim[3, 4, 5]", "the winning moves"),
         ("sequence kayles 0..=83", "Grundy values of single heaps"),
+        (
+            "sequence misere kayles 0..=30",
+            "misère Grundy values of single heaps",
+        ),
         ("table wythoff 0..10, 0..10", "values of a two-counter game"),
+        (
+            "sequence n xor 1 for n in 0..=20 to \"f.csv\"",
+            "any expression; saved to .csv, .json, .txt",
+        ),
         ("ppos wythoff 0..=20, 0..=20", "the P-positions in a box"),
         (
             "check grundy(bash(3)[n]) == n % 4 for n in 0..=400",

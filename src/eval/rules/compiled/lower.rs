@@ -101,6 +101,7 @@ impl<'d> Compiler<'d> {
     }
 
     fn rule(&mut self, rule: &'d Rule, kind: Kind) -> Option<CRule> {
+        rule.steps.is_empty().then_some(())?;
         let depth = self.scope.len();
         let mut binders = Vec::new();
         for binder in &rule.binders {
@@ -153,6 +154,7 @@ impl<'d> Compiler<'d> {
     }
 
     fn binder(&mut self, binder: &'d Binder) -> Option<CBinder> {
+        binder.guard.is_none().then_some(())?;
         let name = binder.name.name.as_str();
         if binder.kind == BinderKind::Let {
             let (value, ty) = self.expr(&binder.value)?;
