@@ -224,7 +224,7 @@ pub fn mex(values: &mut [u64]) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::RuleError;
+    use crate::game::RuleError;
 
     #[derive(Clone, Debug, PartialEq)]
     struct Negative(i64);
