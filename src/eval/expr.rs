@@ -49,7 +49,9 @@ pub enum Flow {
 
 pub fn solve_error(error: SolveError, span: Span) -> Error {
     match error {
-        SolveError::Rule(e) => e,
+        SolveError::Rule(e) => e
+            .downcast()
+            .expect("the engine's rule games are the evaluator's, and raise its errors"),
         SolveError::Loop(cycle) => Error::Loop {
             cycle: cycle.join(" -> "),
             span,

@@ -14,7 +14,7 @@ use crate::error::{Error, Origin};
 use crate::game::heap::HeapRules;
 use crate::game::lines::LineRules;
 use crate::game::period::Structure;
-use crate::game::{Emit, Engine, Game, SolveError};
+use crate::game::{Emit, Engine, Game, RuleError, SolveError};
 use crate::span::Span;
 use crate::syntax::ast::{BinaryOp, GameDecl, GameDef, Rule, StateShape, Step, Update, UpdateOp};
 
@@ -369,7 +369,7 @@ impl Game for RuleGame {
 
     fn options(&self, state: &[i64], emit: &mut Emit<'_>) -> Result<(), SolveError> {
         self.rule_options(state, emit)
-            .map_err(|e| SolveError::Rule(e.declared_in(&self.origin)))
+            .map_err(|e| SolveError::Rule(RuleError::new(e.declared_in(&self.origin))))
     }
 
     fn heap_rules(&self) -> Option<HeapRules> {
