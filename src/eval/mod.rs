@@ -3,6 +3,7 @@
 pub mod builtins;
 mod explore;
 pub mod expr;
+mod misere;
 mod plot;
 mod read;
 mod rules;
@@ -191,6 +192,8 @@ impl Interpreter {
             StmtKind::Game(decl) => return self.declare(decl, origin),
             StmtKind::Query { query, target } => self.query(*query, target, origin)?,
             StmtKind::Sequence { game, range } => self.sequence(game, range)?,
+            StmtKind::MisereSequence { game, range } => self.misere_sequence(game, range)?,
+            StmtKind::Genus { target, range } => self.genus(target, range.as_ref())?,
             StmtKind::Table { game, rows, cols } => self.table(game, rows, cols, false)?,
             StmtKind::Ppos { game, rows, cols } => self.table(game, rows, cols, true)?,
             StmtKind::Check { condition, binders } => self.check(condition, binders, stmt.span)?,
@@ -509,29 +512,13 @@ impl Interpreter {
     }
 
     fn sequence(&mut self, game: &Expr, range: &Expr) -> Result<String, Error> {
-        let game = self.heap_game(game, "sequence")?;
-        let (start, last) = self.finite_range(range)?;
-        self.bound_size(
-            last as i128 - start as i128 + 1,
-            "this sequence",
-            range.span,
-        )?;
+        let (display, id, start, last) = self.heaps_of(game, range, "sequence")?;
         let mut values = Vec::new();
         for n in start..=last.max(start - 1) {
-            let part = Part {
-                game: game.id,
-                state: Box::new([n]),
-            };
-            values.push(self.part_value_at(&part, range.span)?);
+            values.push(self.part_value_at(&misere::heap(id, n), range.span)?);
         }
-        let mut text = format!("{} {start}..={last}:", game.display);
-        let width = last.max(0).to_string().len();
-        for (row, chunk) in values.chunks(10).enumerate() {
-            let first = start + row as i64 * 10;
-            let shown: Vec<String> = chunk.iter().map(|v| v.to_string()).collect();
-            text.push_str(&format!("\n  {first:>width$}: {}", shown.join(" ")));
-        }
-        Ok(text)
+        let shown: Vec<String> = values.iter().map(u64::to_string).collect();
+        Ok(heap_rows(&display, start, last, &shown))
     }
 
     pub(crate) fn tuple_game(&mut self, game: &Expr, what: &str) -> Result<Arc<GameValue>, Error> {
@@ -823,4 +810,16 @@ fn explain<'a>(eval: &mut Eval<'_, 'a>, condition: &'a Expr) -> String {
         }
     }
     "the condition evaluated to false".to_string()
+}
+
+/// The values of heaps `start..=last` under a heading, ten to a row, each row headed by its
+/// first heap.
+fn heap_rows(heading: &str, start: i64, last: i64, shown: &[String]) -> String {
+    let mut text = format!("{heading} {start}..={last}:");
+    let width = last.max(0).to_string().len();
+    for (row, chunk) in shown.chunks(10).enumerate() {
+        let first = start + row as i64 * 10;
+        text.push_str(&format!("\n  {first:>width$}: {}", chunk.join(" ")));
+    }
+    text
 }

@@ -50,6 +50,7 @@ pub const KEYWORDS: &[&str] = &[
     "table",
     "ppos",
     "period",
+    "genus",
     "compare",
     "dot",
     "plot",
@@ -410,6 +411,7 @@ fn help() -> String {
         ),
         ("win nim[3, 4, 5]", "the winning moves"),
         ("sequence kayles 0..=83", "Grundy values of single heaps"),
+        ("genus kayles 0..=20", "misère genera of single heaps"),
         ("table wythoff 0..10, 0..10", "values of a two-counter game"),
         ("ppos wythoff 0..=20, 0..=20", "the P-positions in a box"),
         (

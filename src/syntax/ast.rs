@@ -32,6 +32,10 @@ pub enum StmtKind {
     Query { query: Query, target: Expr },
     /// `sequence kayles 0..=83`
     Sequence { game: Expr, range: Expr },
+    /// `sequence misere kayles 0..=20`: misère Grundy values of single heaps.
+    MisereSequence { game: Expr, range: Expr },
+    /// `genus kayles[3] + kayles[4]` (`range` is `None`) or `genus kayles 0..=20`.
+    Genus { target: Expr, range: Option<Expr> },
     /// `table wythoff 0..10, 0..10`
     Table { game: Expr, rows: Expr, cols: Expr },
     /// `ppos wythoff 0..=20, 0..=20`
