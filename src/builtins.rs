@@ -20,6 +20,7 @@ pub enum Function {
     Wins,
     State,
     Read,
+    Repeat,
 }
 
 /// What an argument of a built-in must be.
@@ -35,6 +36,8 @@ pub enum Kind {
     Position,
     /// A string (the path of a file).
     Str,
+    /// Any value.
+    Any,
 }
 
 impl Kind {
@@ -46,6 +49,7 @@ impl Kind {
             Kind::Sized => "a list, set, string or finite range",
             Kind::Position => "a position",
             Kind::Str => "a string",
+            Kind::Any => "a value",
         }
     }
 }
@@ -190,6 +194,14 @@ pub const BUILTINS: &[Builtin] = &[
         returns: Returns::List,
         compiles: false,
         usage: "`read(\"heaps.txt\")`: every integer in a text file, as a list",
+    },
+    Builtin {
+        name: "repeat",
+        function: Function::Repeat,
+        forms: &[&[Kind::Any, Kind::Int]],
+        returns: Returns::List,
+        compiles: false,
+        usage: "`repeat(x, k)`: a list of k copies of x, e.g. `nim[repeat(5, 3) ++ [2]]`",
     },
 ];
 

@@ -10,8 +10,8 @@ use crate::eval::Globals;
 use crate::game::octal::Octal;
 use crate::span::Span;
 use crate::syntax::ast::{
-    BinaryOp, Binder, BinderKind, Expr, ExprKind, GameDecl, GameDef, Ident, Plot, Rule, StateShape,
-    Stmt, StmtKind, UnaryOp, UpdateOp,
+    Axis, BinaryOp, Binder, BinderKind, Expr, ExprKind, FunctionDecl, GameDecl, GameDef, Ident,
+    Plot, Rule, StateShape, Step, Stmt, StmtKind, UnaryOp, Update, UpdateOp,
 };
 
 /// What the checker knows of a value's type; `Unknown` never causes an error.
@@ -27,6 +27,8 @@ enum Ty {
     Game(Shape),
     Family(usize, Shape),
     Position,
+    /// A function of this many parameters.
+    Function(usize),
     Unknown,
 }
 
@@ -43,6 +45,7 @@ impl Ty {
             Value::Game(g) => Ty::Game(g.shape.clone()),
             Value::Family(f) => Ty::Family(f.arity, f.shape.clone()),
             Value::Position(_) => Ty::Position,
+            Value::Function(f) => Ty::Function(f.decl.params.len()),
         }
     }
 
@@ -54,6 +57,7 @@ impl Ty {
             Kind::Sized => matches!(self, Ty::List | Ty::Set | Ty::Str | Ty::Range | Ty::Unknown),
             Kind::Position => matches!(self, Ty::Position | Ty::Unknown),
             Kind::Str => matches!(self, Ty::Str | Ty::Unknown),
+            Kind::Any => true,
         }
     }
 
@@ -66,9 +70,14 @@ impl Ty {
             Ty::Set => "a set",
             Ty::List => "a list",
             Ty::Box => "a box",
-            Ty::Game(_) => "a game",
+            Ty::Game(Shape::Heaps) => "a heap game",
+            Ty::Game(Shape::Nodes(_)) => "a graph game",
+            Ty::Game(Shape::Tuple(2)) => "a game of two counters",
+            Ty::Game(Shape::Tuple(_)) => "a game of several counters",
+            Ty::Game(Shape::List) => "a list game",
             Ty::Family(..) => "a game family (needs parameters)",
             Ty::Position => "a position",
+            Ty::Function(_) => "a function",
             Ty::Unknown => "a value",
         }
     }
@@ -164,6 +173,7 @@ impl Checker<'_> {
                 let ty = self.expr(value);
                 self.declared.insert(name.name.clone(), ty);
             }
+            StmtKind::Function(decl) => self.function(decl),
             StmtKind::Game(decl) => self.game(decl),
             StmtKind::Query { target, .. } => {
                 self.expect(
@@ -173,7 +183,7 @@ impl Checker<'_> {
                     "write a game with a state, e.g. `nim[3, 4, 5]`",
                 );
             }
-            StmtKind::Sequence { game, range } => {
+            StmtKind::Sequence { game, range, .. } => {
                 self.game_arg(
                     game,
                     Shape::Heaps,
@@ -181,15 +191,6 @@ impl Checker<'_> {
                     "`sequence` takes a game played on one heap",
                 );
                 self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=83`");
-            }
-            StmtKind::MisereSequence { game, range } => {
-                self.game_arg(
-                    game,
-                    Shape::Heaps,
-                    "a heap game",
-                    "`sequence misere` takes a game played on one heap",
-                );
-                self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=20`");
             }
             StmtKind::Genus {
                 target,
@@ -214,7 +215,12 @@ impl Checker<'_> {
                 );
                 self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=20`");
             }
-            StmtKind::Table { game, rows, cols } | StmtKind::Ppos { game, rows, cols } => {
+            StmtKind::Table {
+                game, rows, cols, ..
+            }
+            | StmtKind::Ppos {
+                game, rows, cols, ..
+            } => {
                 self.game_arg(
                     game,
                     Shape::Tuple(2),
@@ -224,6 +230,10 @@ impl Checker<'_> {
                 self.expect(rows, &[Ty::Range], "a range", "write e.g. `0..10`");
                 self.expect(cols, &[Ty::Range], "a range", "write e.g. `0..10`");
             }
+            StmtKind::SequenceOf { value, axis, .. } => self.swept(value, &[axis]),
+            StmtKind::TableOf {
+                value, rows, cols, ..
+            } => self.swept(value, &[rows, cols]),
             StmtKind::Period { game } => {
                 self.game_arg(
                     game,
@@ -251,27 +261,37 @@ impl Checker<'_> {
                     "write a game with a state, e.g. `g[a]`",
                 );
             }
-            StmtKind::Plot { plot, .. } => match plot {
-                Plot::Sequence { game, range } => {
-                    self.game_arg(
-                        game,
-                        Shape::Heaps,
-                        "a heap game",
-                        "`plot sequence` takes a game played on one heap",
+            StmtKind::Plot { plot, size, .. } => {
+                for side in size.iter().flat_map(|(w, h)| [w, h]) {
+                    self.expect(
+                        side,
+                        &[Ty::Int],
+                        "an integer",
+                        "a size in pixels, e.g. `size 1600 x 800`",
                     );
-                    self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=2000`");
                 }
-                Plot::Table { game, rows, cols } => {
-                    self.game_arg(
-                        game,
-                        Shape::Tuple(2),
-                        "a game of two counters",
-                        "a game declared `on (a, b)`",
-                    );
-                    self.expect(rows, &[Ty::Range], "a range", "write e.g. `0..256`");
-                    self.expect(cols, &[Ty::Range], "a range", "write e.g. `0..256`");
+                match plot {
+                    Plot::Sequence { game, range } => {
+                        self.game_arg(
+                            game,
+                            Shape::Heaps,
+                            "a heap game",
+                            "`plot sequence` takes a game played on one heap",
+                        );
+                        self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=2000`");
+                    }
+                    Plot::Table { game, rows, cols } => {
+                        self.game_arg(
+                            game,
+                            Shape::Tuple(2),
+                            "a game of two counters",
+                            "a game declared `on (a, b)`",
+                        );
+                        self.expect(rows, &[Ty::Range], "a range", "write e.g. `0..256`");
+                        self.expect(cols, &[Ty::Range], "a range", "write e.g. `0..256`");
+                    }
                 }
-            },
+            }
             StmtKind::Check { condition, binders } => {
                 let depth = self.locals.len();
                 self.binders(binders);
@@ -297,6 +317,22 @@ impl Checker<'_> {
         }
     }
 
+    /// `sequence EXPR for n in RANGE`, `table EXPR for a in ROWS, b in COLUMNS`.
+    fn swept(&mut self, value: &Expr, axes: &[&Axis]) {
+        let depth = self.locals.len();
+        for axis in axes {
+            self.expect(&axis.range, &[Ty::Range], "a range", "write e.g. `0..=20`");
+            self.locals.push((axis.name.name.clone(), Ty::Int));
+        }
+        self.expect(
+            value,
+            &[Ty::Int, Ty::Position],
+            "an integer or a position",
+            "each value is an integer, or a position whose Grundy value is shown",
+        );
+        self.locals.truncate(depth);
+    }
+
     fn game_arg(&mut self, game: &Expr, shape: Shape, what: &'static str, help: &str) {
         match self.expr(game) {
             Ty::Unknown => {}
@@ -308,10 +344,40 @@ impl Checker<'_> {
                 span: game.span,
                 help: "give the game its parameters, e.g. `bash(3)`".into(),
             }),
-            other => self
-                .errors
-                .push(Error::type_mismatch(what, other.name(), game.span, help)),
+            other => {
+                let help = match (&other, &shape) {
+                    (Ty::Game(Shape::Tuple(2)), Shape::Heaps) => format!(
+                        "`{0}` is a game of two counters, not one heap: its values make a table, \
+                         e.g. `table {0} 0..10, 0..10` (or `ppos {0} 0..10, 0..10`)",
+                        describe(game)
+                    ),
+                    _ => help.to_string(),
+                };
+                self.errors
+                    .push(Error::type_mismatch(what, other.name(), game.span, help))
+            }
         }
+    }
+
+    /// A function's parameters are of any type; its name is known in its body (it may recurse).
+    fn function(&mut self, decl: &FunctionDecl) {
+        for (i, param) in decl.params.iter().enumerate() {
+            if let Some(first) = decl.params[..i].iter().find(|p| p.name == param.name) {
+                self.errors.push(Error::Duplicate {
+                    name: param.name.clone(),
+                    span: param.span,
+                    first: first.span,
+                });
+            }
+        }
+        let ty = Ty::Function(decl.params.len());
+        self.declared.insert(decl.name.name.clone(), ty);
+        let depth = self.locals.len();
+        for param in &decl.params {
+            self.locals.push((param.name.clone(), Ty::Unknown));
+        }
+        self.expr(&decl.body);
+        self.locals.truncate(depth);
     }
 
     fn game(&mut self, decl: &GameDecl) {
@@ -407,38 +473,66 @@ impl Checker<'_> {
                 "a rule's `if` needs a condition",
             );
         }
-        for update in &rule.updates {
-            let value = self.expr(&update.value);
-            if let Some(i) = &update.index {
-                self.expect(i, &[Ty::Int], "an integer", "an index is an integer");
-            }
-            let Some(var) = self.state.iter().find(|v| v.name == update.target.name) else {
-                let names: Vec<String> =
-                    self.state.iter().map(|v| format!("`{}`", v.name)).collect();
-                self.errors.push(Error::invalid(
-                    format!("`{}` is not part of the state", update.target.name),
-                    update.target.span,
-                    format!("a rule updates the state: {}", names.join(", ")),
-                ));
-                continue;
-            };
-            if update.index.is_some() && !var.list {
-                self.errors.push(Error::invalid(
-                    format!("`{}` is a counter, not a list", var.name),
-                    update.span,
-                    "only the state of a list game (`on s[]`) is indexed",
-                ));
-            }
-            let splits_heap = self.heap_game && update.op == UpdateOp::Assign;
-            if value == Ty::List && update.index.is_none() && !var.list && !splits_heap {
-                self.errors.push(Error::invalid(
-                    format!("`{}` is a counter and cannot take a list", var.name),
-                    update.value.span,
-                    "only a heap game (`on n`) splits its heap: `n = [a, b]`",
-                ));
+        self.steps(&rule.steps());
+        self.locals.truncate(depth);
+    }
+
+    /// The updates of a rule, and its loops (nested at most 16 deep, by the parser).
+    fn steps(&mut self, steps: &[Step]) {
+        for step in steps {
+            match step {
+                Step::Update(update) => self.update(update),
+                Step::Loop { binders, body, .. } => {
+                    let depth = self.locals.len();
+                    self.binders(binders);
+                    self.steps(body);
+                    self.locals.truncate(depth);
+                }
             }
         }
-        self.locals.truncate(depth);
+    }
+
+    fn update(&mut self, update: &Update) {
+        let value = self.expr(&update.value);
+        if let Some(i) = &update.index {
+            self.expect(i, &[Ty::Int], "an integer", "an index is an integer");
+        }
+        let Some(var) = self.state.iter().find(|v| v.name == update.target.name) else {
+            let names: Vec<String> = self.state.iter().map(|v| format!("`{}`", v.name)).collect();
+            self.errors.push(Error::invalid(
+                format!("`{}` is not part of the state", update.target.name),
+                update.target.span,
+                format!("a rule updates the state: {}", names.join(", ")),
+            ));
+            return;
+        };
+        if update.index.is_some() && !var.list {
+            self.errors.push(Error::invalid(
+                format!("`{}` is a counter, not a list", var.name),
+                update.span,
+                "only the state of a list game (`on s[]`) is indexed",
+            ));
+        }
+        let splits_heap = self.heap_game && update.op == UpdateOp::Assign;
+        if value == Ty::List && update.index.is_none() && !var.list && !splits_heap {
+            self.errors.push(Error::invalid(
+                format!("`{}` is a counter and cannot take a list", var.name),
+                update.value.span,
+                "only a heap game (`on n`) splits its heap: `n = [a, b]`",
+            ));
+        }
+        let whole = update.index.is_none() && update.op == UpdateOp::Assign;
+        if var.list && whole && !matches!(value, Ty::List | Ty::Unknown) {
+            self.errors.push(Error::type_mismatch(
+                "a list of counters",
+                value.name(),
+                update.value.span,
+                format!(
+                    "`{0} = ...` replaces the whole state, a list: e.g. `{0} = [{0}[0] - 1] ++ {0}[1..]`",
+                    var.name
+                ),
+            ));
+        }
     }
 
     fn binders(&mut self, binders: &[Binder]) {
@@ -472,6 +566,14 @@ impl Checker<'_> {
                 },
             };
             self.locals.push((binder.name.name.clone(), ty));
+            if let Some(guard) = &binder.guard {
+                self.expect(
+                    guard,
+                    &[Ty::Bool],
+                    "a boolean",
+                    "a guard `if COND` after a binder needs a condition",
+                );
+            }
         }
     }
 
@@ -574,6 +676,13 @@ impl Checker<'_> {
             }
             ExprKind::Call { callee, args } => self.call(callee, args, expr.span),
             ExprKind::Index { target, args } => self.index(target, args, expr.span),
+            ExprKind::Comprehension { body, binders } => {
+                let depth = self.locals.len();
+                self.binders(binders);
+                self.expr(body);
+                self.locals.truncate(depth);
+                Ty::List
+            }
         }
     }
 
@@ -598,6 +707,7 @@ impl Checker<'_> {
             return Ty::Bool;
         }
         let allowed: &[Ty] = match op {
+            BinaryOp::Concat => &[Ty::List],
             BinaryOp::Add => &[Ty::Int, Ty::List, Ty::Position],
             BinaryOp::Sub => &[Ty::Int, Ty::List],
             _ => &[Ty::Int],
@@ -606,6 +716,7 @@ impl Checker<'_> {
         for (ty, e) in [(&a, left), (&b, right)] {
             if *ty != Ty::Unknown && !allowed.contains(ty) {
                 let expected = match op {
+                    BinaryOp::Concat => "lists",
                     BinaryOp::Add => "integers, lists of equal length, or positions",
                     BinaryOp::Sub => "integers or lists of equal length",
                     _ => "integers",
@@ -691,6 +802,22 @@ impl Checker<'_> {
                 }
                 Ty::Game(shape)
             }
+            Ty::Function(arity) => {
+                if arity != args.len() {
+                    self.errors.push(Error::Arity {
+                        name: describe(callee),
+                        expected: crate::eval::expr::plural(arity, "argument"),
+                        found: args.len(),
+                        span,
+                        help: format!(
+                            "`{}` is declared with {}",
+                            describe(callee),
+                            crate::eval::expr::plural(arity, "parameter")
+                        ),
+                    });
+                }
+                Ty::Unknown
+            }
             Ty::Unknown => Ty::Unknown,
             other => {
                 self.errors.push(Error::type_mismatch(
@@ -716,10 +843,15 @@ impl Checker<'_> {
                             counters += 1;
                             continue;
                         }
+                        if self.lookup(name).is_none() {
+                            self.errors
+                                .push(unknown_node(name, nodes, target, arg.span));
+                            continue;
+                        }
                     }
                     match self.expr(arg) {
                         Ty::Int => counters += 1,
-                        Ty::List | Ty::Unknown => exact = false,
+                        Ty::List | Ty::Range | Ty::Unknown => exact = false,
                         Ty::Str if matches!(shape, Shape::Nodes(_)) => counters += 1,
                         other => self.errors.push(Error::type_mismatch(
                             "an integer or a list of integers",
@@ -805,6 +937,39 @@ impl Checker<'_> {
 }
 
 /// A short name for an expression in messages: the variable or callee name.
+/// The most node names an unknown node's diagnostic lists.
+const NODES_LISTED: usize = 24;
+
+/// `g[d]` where `d` is neither a node of the graph game `g` nor a variable.
+fn unknown_node(name: &str, nodes: &[String], game: &Expr, span: Span) -> Error {
+    let nearest = nodes
+        .iter()
+        .map(|n| (strsim::damerau_levenshtein(name, n), n))
+        .filter(|(d, n)| *d <= 2.max(name.len() / 3) && *d < n.len().max(name.len()))
+        .min();
+    let mut listed = nodes
+        .iter()
+        .take(NODES_LISTED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if nodes.len() > NODES_LISTED {
+        listed += &format!(" ... and {} more", nodes.len() - NODES_LISTED);
+    }
+    let hint = match nearest {
+        Some((_, n)) => format!("did you mean `{n}`? "),
+        None => String::new(),
+    };
+    Error::UnknownName {
+        name: name.to_string(),
+        span,
+        help: format!(
+            "{hint}`{}` is a graph game, and `{name}` is not one of its nodes: {listed}",
+            describe(game)
+        ),
+    }
+}
+
 fn describe(expr: &Expr) -> String {
     match &expr.kind {
         ExprKind::Var(name) => name.clone(),

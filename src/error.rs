@@ -125,6 +125,19 @@ pub enum Error {
         span: Span,
     },
 
+    /// Function calls nested deeper than the limit: `let f(n) = f(n + 1)` then `f(0)`.
+    #[error("calls nest too deep: {calls} calls are open at this call of `{name}`")]
+    #[diagnostic(
+        code(grundy::recursion),
+        help("a recursive function needs a case that does not call itself, e.g. `let f(n) = if n == 0 then 0 else f(n - 1)`; calls nest at most 10,000 deep (fewer when a body is nested more than 25 levels: 250,000 levels in all), fixed")
+    )]
+    Recursion {
+        name: String,
+        calls: usize,
+        #[label("one call too deep")]
+        span: Span,
+    },
+
     /// `/` or `%` by zero: `1 / 0`.
     #[error("division by zero")]
     #[diagnostic(
@@ -262,6 +275,21 @@ pub enum Error {
         span: Span,
     },
 
+    /// A `dot` drawing of more positions than it draws: `dot kayles[30]`. The limit is fixed, so
+    /// that a drawing stays readable.
+    #[error(
+        "the game graph of this position has more than {limit} positions, the most `dot` draws"
+    )]
+    #[diagnostic(
+        code(grundy::dot_limit),
+        help("the limit of `dot` is fixed (no option raises it): draw a smaller position, e.g. `dot kayles[8]`, or ask `moves` or `grundy` of this one")
+    )]
+    DotLimit {
+        limit: usize,
+        #[label("reaches more than {limit} positions")]
+        span: Span,
+    },
+
     /// An octal code that is not one: `octal 0.08`, `octal 0.`.
     #[error("malformed octal code `{code}`: {reason}")]
     #[diagnostic(
@@ -284,21 +312,45 @@ pub enum Error {
         span: Span,
     },
 
-    /// A `check` that found a counterexample: `check n % 2 == 0 for n in 0..3`.
-    #[error("check failed after {held} case(s) held: {bindings}")]
+    /// A `check` that found counterexamples: `check n % 2 == 0 for n in 0..3`. The help shows
+    /// the first few, each with its bindings and, for a comparison, both sides.
+    #[error("check failed: {failed} of {cases} cases failed")]
     #[diagnostic(code(grundy::check_failed), help("{detail}"))]
     CheckFailed {
-        held: u64,
-        bindings: String,
+        failed: u64,
+        cases: u64,
+        first: String,
         detail: String,
-        #[label("false here")]
+        #[label("false first at {first}")]
         span: Span,
     },
+
+    /// The summary after a run in which asserts or checks failed (the run went on after each).
+    #[error("{failed} of {tests} asserts and checks failed")]
+    #[diagnostic(
+        code(grundy::failures),
+        help("each failure is shown above; the exit status is 1")
+    )]
+    Failures { failed: usize, tests: usize },
 
     /// A file that cannot be read: `grundy missing.game`.
     #[error("cannot read `{path}`: {reason}")]
     #[diagnostic(code(grundy::io), help("check the path and its permissions"))]
     Io { path: String, reason: String },
+
+    /// A program file that is not UTF-8 text: a file saved as Latin-1 with an `é` in a comment.
+    /// `line` and `column` (both from 1, the column in characters) locate the first bad byte.
+    #[error("`{path}` is not UTF-8 text: byte 0x{byte:02X} at line {line}, column {column}")]
+    #[diagnostic(
+        code(grundy::not_utf8),
+        help("save the program as UTF-8 (from Latin-1: `iconv -f latin1 -t utf-8 OLD.game > NEW.game`), or remove the character there")
+    )]
+    NotUtf8 {
+        path: String,
+        byte: u8,
+        line: usize,
+        column: usize,
+    },
 
     /// An error raised by the rules of a game, shown against the source where the game was
     /// declared (the prelude, an earlier REPL entry, another file): `grundy xor_nim[10^6, 10^6]`
@@ -334,7 +386,7 @@ impl Error {
     /// an interruption, which belongs to no source).
     pub fn declared_in(self, origin: &std::sync::Arc<Origin>) -> Error {
         match self {
-            Error::InDeclaration { .. } | Error::Interrupted => self,
+            Error::InDeclaration { .. } | Error::Interrupted | Error::Deferred => self,
             error => Error::InDeclaration {
                 origin: origin.clone(),
                 error: Box::new(error),

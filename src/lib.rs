@@ -38,7 +38,8 @@ impl Session {
     }
 
     /// Parses, checks and runs `source`, writing answers to `out`. Syntax and check errors stop
-    /// before anything runs; a runtime error stops at its statement.
+    /// before anything runs; a runtime error stops at its statement, except a failed `assert`
+    /// or `check`, after which the run goes on (and a summary follows the failures).
     /// `name` is what diagnostics call the source (a file name, `<repl:3>`).
     pub fn run(&mut self, name: &str, source: &str, out: &mut dyn Write) -> Result<(), Vec<Error>> {
         let program = syntax::parse(source).map_err(|e| vec![e])?;
@@ -47,9 +48,7 @@ impl Session {
             name: name.to_string(),
             text: source.to_string(),
         });
-        self.interpreter
-            .execute(&program.statements, &origin, out)
-            .map_err(|e| vec![e])
+        self.interpreter.execute(&program.statements, &origin, out)
     }
 
     /// Like [`Session::run`], but when anything fails, the session is left as it was before:
@@ -70,6 +69,42 @@ impl Session {
 
     pub fn limits(&self) -> &Limits {
         self.interpreter.limits()
+    }
+}
+
+/// Reads a program from `reader`, named `path` in diagnostics: an I/O error, or text that is not
+/// UTF-8 (located at its first bad byte), is an [`Error`].
+pub fn read_program(path: &str, mut reader: impl std::io::Read) -> Result<String, Error> {
+    let mut bytes = Vec::new();
+    if let Err(e) = reader.read_to_end(&mut bytes) {
+        return Err(Error::Io {
+            path: path.to_string(),
+            reason: e.to_string(),
+        });
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let bad = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let before = std::str::from_utf8(&bytes[..bad]).expect("valid up to the bad byte");
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        Error::NotUtf8 {
+            path: path.to_string(),
+            byte: bytes[bad],
+            line: before.matches('\n').count() + 1,
+            column: before[line_start..].chars().count() + 1,
+        }
+    })
+}
+
+/// [`read_program`] of a file.
+pub fn read_program_file(path: &std::path::Path) -> Result<String, Error> {
+    let name = path.display().to_string();
+    match std::fs::File::open(path) {
+        Ok(file) => read_program(&name, file),
+        Err(e) => Err(Error::Io {
+            path: name,
+            reason: e.to_string(),
+        }),
     }
 }
 

@@ -12,17 +12,13 @@ use grundy::Session;
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
-    /// A game file to run.
+    /// A game file to run; `-` reads the program from standard input.
     file: Option<std::path::PathBuf>,
 
-    /// Statements to run, e.g. `grundy -e 'win nim[3, 4, 5]'`.
-    #[arg(
-        short = 'e',
-        long = "eval",
-        value_name = "STATEMENTS",
-        conflicts_with = "file"
-    )]
-    eval: Option<String>,
+    /// Statements to run (after FILE, if given), e.g. `grundy -e 'win nim[3, 4, 5]'`. May be
+    /// repeated: the statements run in order, one line each.
+    #[arg(short = 'e', long = "eval", value_name = "STATEMENTS")]
+    eval: Vec<String>,
 
     /// Runs FILE, then opens the interactive prompt.
     #[arg(
@@ -58,25 +54,29 @@ fn main() -> ExitCode {
         threads: cli.threads,
         ..Limits::default()
     };
-    let (name, source) = match (&cli.file, &cli.eval) {
-        (Some(path), _) => match std::fs::read_to_string(path) {
-            Ok(source) => (path.display().to_string(), source),
-            Err(e) => {
-                let error = Error::Io {
-                    path: path.display().to_string(),
-                    reason: e.to_string(),
-                };
+    if cli.file.is_none() && cli.eval.is_empty() {
+        let mut backend = Backend::new(limits);
+        backend.set_style(width(), colour());
+        return terminal::run(backend, cli.interactive.as_deref());
+    }
+    let mut sources = Vec::new();
+    if let Some(path) = &cli.file {
+        let read = if path.as_os_str() == "-" {
+            grundy::read_program("<stdin>", std::io::stdin().lock()).map(|s| ("<stdin>".into(), s))
+        } else {
+            grundy::read_program_file(path).map(|s| (path.display().to_string(), s))
+        };
+        match read {
+            Ok(source) => sources.push(source),
+            Err(error) => {
                 eprint!("{}", render(&[error], "", "", width(), colour()));
                 return ExitCode::FAILURE;
             }
-        },
-        (None, Some(source)) => ("<command line>".to_string(), source.clone()),
-        (None, None) => {
-            let mut backend = Backend::new(limits);
-            backend.set_style(width(), colour());
-            return terminal::run(backend, cli.interactive.as_deref());
         }
-    };
+    }
+    if !cli.eval.is_empty() {
+        sources.push(("<command line>".to_string(), cli.eval.join("\n")));
+    }
     let interrupt = limits.interrupt.clone();
     let _ = ctrlc::set_handler(move || {
         if interrupt.swap(true, std::sync::atomic::Ordering::Relaxed) {
@@ -84,21 +84,24 @@ fn main() -> ExitCode {
         }
     });
     let mut session = Session::new(limits);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let result = session.run(&name, &source, &mut out);
-    let _ = out.flush();
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(errors) if errors.contains(&Error::Interrupted) => {
-            eprintln!("interrupted");
-            ExitCode::from(INTERRUPTED as u8)
-        }
-        Err(errors) => {
-            eprint!("{}", render(&errors, &name, &source, width(), colour()));
-            ExitCode::FAILURE
+    for (name, source) in &sources {
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        let result = session.run(name, source, &mut out);
+        let _ = out.flush();
+        match result {
+            Ok(()) => {}
+            Err(errors) if errors.contains(&Error::Interrupted) => {
+                eprintln!("interrupted");
+                return ExitCode::from(INTERRUPTED as u8);
+            }
+            Err(errors) => {
+                eprint!("{}", render(&errors, name, source, width(), colour()));
+                return ExitCode::FAILURE;
+            }
         }
     }
+    ExitCode::SUCCESS
 }
 
 fn colour() -> bool {

@@ -1,6 +1,8 @@
-//! The command line: exit codes, diagnostics on stderr, and Ctrl-C during a file run.
+//! The command line: a file, `-e` statements, standard input, exit codes, diagnostics on
+//! stderr, and Ctrl-C during a file run.
 
-use std::process::{Command, Stdio};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 fn grundy() -> Command {
@@ -52,4 +54,119 @@ fn ctrl_c_stops_a_file_run_with_status_130() {
     assert!(String::from_utf8(out.stderr)
         .unwrap()
         .contains("interrupted"));
+}
+
+/// Runs grundy with `args`, `stdin` as its standard input, in the test's scratch folder.
+fn run_with_input(args: &[&str], stdin: &str) -> Output {
+    let mut child = grundy()
+        .args(args)
+        .current_dir(env!("CARGO_TARGET_TMPDIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn write_scratch(name: &str, bytes: &[u8]) {
+    std::fs::write(
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name),
+        bytes,
+    )
+    .unwrap();
+}
+
+fn text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap()
+}
+
+#[test]
+fn a_file_runs_then_each_e_in_order_in_one_session() {
+    write_scratch("cli_then_e.game", b"let x = 3\nprint x\n");
+    let out = run_with_input(
+        &["cli_then_e.game", "-e", "print x + 1", "-e", "print x * 10"],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(out.stderr));
+    assert_eq!(text(out.stdout), "3\n4\n30\n");
+}
+
+#[test]
+fn repeated_e_without_a_file_runs_each_and_errors_name_their_line() {
+    let out = run_with_input(
+        &["-e", "let y = 2", "-e", "print y", "-e", "print y / 0"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(out.stdout), "2\n");
+    let err = text(out.stderr);
+    assert!(err.contains("<command line>:3:"), "{err}");
+    assert!(err.contains("grundy::division_by_zero"), "{err}");
+}
+
+#[test]
+fn a_dash_reads_the_program_from_standard_input() {
+    let out = run_with_input(&["-", "-e", "print z"], "let z = 5\nprint z + 1\n");
+    assert!(out.status.success(), "{}", text(out.stderr));
+    assert_eq!(text(out.stdout), "6\n5\n");
+    let out = run_with_input(&["-"], "print 1\nassert 1 == 2\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(out.stdout), "1\n");
+    assert!(text(out.stderr).contains("<stdin>:2:"));
+}
+
+#[test]
+fn an_error_in_the_file_stops_before_the_e_statements() {
+    write_scratch("cli_failing.game", b"print 1\nprint nmi[3]\n");
+    let out = run_with_input(&["cli_failing.game", "-e", "print 2"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(out.stdout), "");
+    assert!(text(out.stderr).contains("cli_failing.game:2:"));
+}
+
+#[test]
+fn a_file_that_is_not_utf8_is_located_at_its_first_bad_byte() {
+    write_scratch("latin1.game", b"print 1\n# caf\xe9 au lait\n");
+    let out = run_with_input(&["latin1.game"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(out.stdout), "");
+    insta::assert_snapshot!(text(out.stderr));
+    let out = run_with_input(&["-"], "print 1\n");
+    assert!(out.status.success());
+    let mut child = grundy()
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"\xff").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(out.stderr).contains("`<stdin>` is not UTF-8 text: byte 0xFF at line 1, column 1"));
+}
+
+#[test]
+fn interactive_still_excludes_a_file_and_e() {
+    let out = run_with_input(&["-i", "x.game", "-e", "print 1"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_failed_assert_or_check_does_not_stop_the_run() {
+    let source = "assert 1 == 2\nprint \"after the assert\"\ncheck n < 3 for n in 0..5\nprint \"after the check\"";
+    let out = grundy().args(["-e", source]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text, "after the assert\nafter the check\n");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("grundy::assert_failed"), "{err}");
+    assert!(err.contains("2 of 5 cases failed"), "{err}");
+    assert!(err.contains("2 of 2 asserts and checks failed"), "{err}");
 }

@@ -246,5 +246,7 @@ fn non_utf8_files_get_a_diagnostic() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("grundy::not_utf8"), "{err}");
+    assert!(err.contains("byte 0xFF at line 1, column 3"), "{err}");
 }

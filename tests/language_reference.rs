@@ -117,7 +117,7 @@ fn every_example_in_the_reference_and_the_readme_runs() {
     let ran = run_examples("docs/LANGUAGE.md", &reference);
     assert!(ran >= 80, "only {ran} examples of the reference ran");
     assert!(run_examples("README.md", &readme) >= 3);
-    for picture in ["dawson.png", "wythoff.png"] {
+    for picture in ["dawson.png", "wythoff.png", "kayles.svg"] {
         assert!(
             folder.path().join(picture).exists(),
             "{picture} was not written"

@@ -50,7 +50,6 @@ fn three_line_definition_then_query() {
 fn continuation_after_trailing_operator_and_open_bracket() {
     insta::assert_snapshot!(transcript(&[
         "let x = 3 xor",
-        "",
         "  5",
         "print [x,",
         "  x + 1]"
@@ -198,7 +197,13 @@ fn time_toggles() {
     assert_eq!(answer(&mut repl, ":time"), "timing on\n");
     let timed = answer(&mut repl, "grundy kayles[7]");
     assert!(timed.starts_with("2\ntime: "), "{timed}");
-    assert!(timed.ends_with("s\n"), "{timed}");
+    // With the time, the method of each game the entry computed.
+    assert!(
+        timed.ends_with(
+            "s\n  kayles: heap sequence: sparse space, takes and splits; periods proved by Guy–Smith\n"
+        ),
+        "{timed}"
+    );
     assert_eq!(answer(&mut repl, ":t"), "timing off\n");
     assert_eq!(answer(&mut repl, "grundy kayles[7]"), "2\n");
 }
@@ -333,4 +338,62 @@ fn the_keywords_are_those_of_the_grammar() {
     in_grammar.sort();
     in_repl.sort();
     assert_eq!(in_repl, in_grammar, "the REPL's keywords and the grammar's");
+}
+
+#[test]
+fn a_blank_line_ends_an_unfinished_entry_with_a_note() {
+    let text = transcript(&[
+        "table wythoff 0..10",
+        "",
+        "print 2",
+        "game g on n {",
+        "    for k in 1..=n { n -= k }",
+        "",
+        "g",
+    ]);
+    insta::assert_snapshot!(text);
+    assert!(
+        text.contains("not run: `table wythoff 0..10` was unfinished"),
+        "{text}"
+    );
+    assert!(text.contains("grundy> print 2\n2\n"), "{text}");
+    assert!(
+        text.contains("not run: `game g on n { ...` was unfinished"),
+        "{text}"
+    );
+    // The game was never declared.
+    assert!(text.contains("unknown name `g`"), "{text}");
+}
+
+#[test]
+fn a_bare_game_name_describes_the_game() {
+    let text = transcript(&[
+        "kayles",
+        "bash",
+        "game g on n {  # take one or two",
+        "    for k in 1..=min(2, n) { n -= k }",
+        "}",
+        "g",
+        "let k = kayles",
+        "k",
+    ]);
+    insta::assert_snapshot!(text);
+    let prelude = grundy::PRELUDE;
+    let kayles = prelude
+        .lines()
+        .find(|l| l.starts_with("game kayles "))
+        .unwrap()
+        .split('#')
+        .next()
+        .unwrap()
+        .trim_end();
+    assert!(text.contains("grundy> kayles\nkayles is a game, from the prelude"));
+    assert!(text.contains(kayles), "{text}");
+    assert!(text.contains("bash(m) is a game family of 1 parameter, from the prelude"));
+    assert!(
+        text.contains("g is a game: take one or two\ngame g on n {"),
+        "{text}"
+    );
+    // A `let` name is a value, printed as it is.
+    assert!(text.ends_with("grundy> k\nkayles\n"), "{text}");
 }

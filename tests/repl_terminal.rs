@@ -184,3 +184,47 @@ fn quit_command_exits_zero() {
         other => panic!("the REPL did not exit normally: {other:?}"),
     }
 }
+
+#[test]
+fn a_multi_line_entry_is_recalled_whole() {
+    let data = tempfile::tempdir().unwrap();
+    let mut repl = repl(data.path());
+    repl.send_line("print 40 +").unwrap();
+    repl.exp_string("...> ").unwrap();
+    ask(&mut repl, "  2", "42");
+    // The previous entry (Ctrl-P, as up-arrow) comes back with both lines; run again, they
+    // print 42 again at once.
+    repl.send_control('p').unwrap();
+    repl.exp_string("print 40 +").unwrap();
+    ask(&mut repl, "", "42");
+    quit(repl);
+    let history = std::fs::read_to_string(data.path().join("data/grundy/history")).unwrap();
+    let mut again = self::repl(data.path());
+    again.send_control('p').unwrap();
+    ask(&mut again, "", "42");
+    quit(again);
+    assert!(history.contains("print 40 +"), "{history}");
+}
+
+#[test]
+fn a_blank_line_ends_an_unfinished_entry() {
+    let data = tempfile::tempdir().unwrap();
+    let mut repl = repl(data.path());
+    repl.send_line("table wythoff 0..10").unwrap();
+    repl.exp_string("...> ").unwrap();
+    ask(&mut repl, "", "was unfinished");
+    ask(&mut repl, "print 7", "7");
+    quit(repl);
+}
+
+#[test]
+fn a_bare_game_name_describes_it() {
+    let data = tempfile::tempdir().unwrap();
+    let mut repl = repl(data.path());
+    ask(
+        &mut repl,
+        "wythoff",
+        "take from one pile, or the same from both",
+    );
+    quit(repl);
+}

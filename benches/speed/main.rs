@@ -505,7 +505,27 @@ fn cases(quick: bool) -> Vec<Case> {
             )
         })),
     };
+    let prelude_grundys = format!("print grundy(grundys[{}])", grundys_n - 1);
+    let respelled_grundys = Case {
+        name: format!("grundys spelled 1..=(n - 1) / 2 to {grundys_n}, vs prelude spelling"),
+        source: format!(
+            "game grundys2 on n {{ for a in 1..=(n - 1) / 2 {{ n = [a, n - a] }} }}\n\
+             print grundy(grundys2[{}])",
+            grundys_n - 1
+        ),
+        reps: 2,
+        walker: false,
+        heaps: Some(grundys_n),
+        against: Against::Rust(Box::new(move || {
+            let (time, _) = time_interpreter(&prelude_grundys, 2, false);
+            (
+                time,
+                "the prelude's spelling `for a in 1..n if a < n - a`, in the same run".into(),
+            )
+        })),
+    };
     vec![
+        respelled_grundys,
         heap(
             "grundys (rule form)",
             "grundys",

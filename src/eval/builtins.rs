@@ -1,5 +1,5 @@
 //! Running the built-in functions (the table of what they are is [`crate::builtins`]):
-//! `min`, `max`, `abs`, `len`, `sum`, `xor`, `count`, `mex`, `read`, and on positions
+//! `min`, `max`, `abs`, `len`, `sum`, `xor`, `count`, `mex`, `read`, `repeat`, and on positions
 //! `grundy`, `outcome`, `options`, `wins` and `state`.
 
 use std::sync::Arc;
@@ -40,6 +40,9 @@ pub fn call<'a>(
         };
         return Ok(Value::Int(pick));
     }
+    if let (Function::Repeat, [x, k]) = (function, args) {
+        return repeat(eval, x, k);
+    }
     let arg = &args[0];
     let on_position = match function {
         Function::Grundy | Function::Outcome | Function::Options | Function::Wins => true,
@@ -59,6 +62,7 @@ pub fn call<'a>(
         | Function::Xor
         | Function::Count
         | Function::Mex => false,
+        Function::Repeat => unreachable!("taken above"),
     };
     if on_position {
         let p = eval.position(arg)?;
@@ -109,6 +113,29 @@ pub fn call<'a>(
         }
     };
     Ok(Value::Int(result))
+}
+
+/// `repeat(x, k)`: `k` copies of `x`, at most as many as a list built from a range may hold.
+fn repeat<'a>(eval: &mut Eval<'_, 'a>, x: &'a Expr, k: &'a Expr) -> Result<Value, Error> {
+    let value = eval.eval(x)?;
+    let copies = eval.int(k)?;
+    if copies < 0 {
+        return Err(Error::invalid(
+            format!("`repeat` of {copies} copies"),
+            k.span,
+            "the number of copies is 0 or more",
+        ));
+    }
+    let limit = eval.host.max_elements();
+    if copies as u64 > limit as u64 {
+        return Err(Error::TooLarge {
+            what: "this list".into(),
+            size: copies.to_string(),
+            limit,
+            span: k.span,
+        });
+    }
+    Ok(Value::list(vec![value; copies as usize]))
 }
 
 fn len<'a>(eval: &mut Eval<'_, 'a>, builtin: &Builtin, arg: &'a Expr) -> Result<Value, Error> {

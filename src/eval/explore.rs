@@ -117,9 +117,7 @@ impl Interpreter {
                     Some(&i) => i,
                     None => {
                         if nodes.len() >= DOT_LIMIT {
-                            return Err(Error::TooLarge {
-                                what: "the game graph of this position".into(),
-                                size: format!("more than {DOT_LIMIT}"),
+                            return Err(Error::DotLimit {
                                 limit: DOT_LIMIT,
                                 span: target.span,
                             });
@@ -134,6 +132,9 @@ impl Interpreter {
             next += 1;
         }
         let show = |p: &Position| {
+            if let (true, Some(first)) = (p.len() == 0, root.position.parts().next()) {
+                return format!("{}[]", root.game(first.game).display);
+            }
             PositionValue {
                 position: p.clone(),
                 games: root.games.clone(),
@@ -164,7 +165,8 @@ impl Interpreter {
         plot: &Plot,
         file: &str,
         file_span: Span,
+        size: Option<&(Expr, Expr)>,
     ) -> Result<String, Error> {
-        super::plot::draw(self, plot, file, file_span)
+        super::plot::draw(self, plot, file, file_span, size)
     }
 }

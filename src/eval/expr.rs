@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use super::builtins;
-use super::value::{Family, GameValue, PositionValue, Shape, Value};
+use super::function::{FunctionHost, MAX_CALL_DEPTH, MAX_CALL_LEVELS, RED_ZONE, STACK_SEGMENT};
+use super::value::{Family, FunctionValue, GameValue, PositionValue, Shape, Value};
 use crate::error::Error;
 use crate::game::{Engine, Part, Position, SolveError};
 use crate::span::Span;
@@ -35,6 +36,9 @@ pub struct Eval<'h, 'a> {
     pub host: &'h mut dyn Host,
     locals: Vec<(&'a str, Value)>,
     steps: u32,
+    /// How many function calls this evaluation runs inside, and the sum of their bodies' depths.
+    calls: usize,
+    levels: usize,
 }
 
 /// Whether to go on with the next binding of a `for` or `check`.
@@ -45,7 +49,9 @@ pub enum Flow {
 
 pub fn solve_error(error: SolveError, span: Span) -> Error {
     match error {
-        SolveError::Rule(e) => e,
+        SolveError::Rule(e) => e
+            .downcast()
+            .expect("the engine's rule games are the evaluator's, and raise its errors"),
         SolveError::Loop(cycle) => Error::Loop {
             cycle: cycle.join(" -> "),
             span,
@@ -115,6 +121,8 @@ impl<'h, 'a> Eval<'h, 'a> {
             host,
             locals: Vec::new(),
             steps: 0,
+            calls: 0,
+            levels: 0,
         }
     }
 
@@ -233,6 +241,23 @@ impl<'h, 'a> Eval<'h, 'a> {
             }
             ExprKind::Call { callee, args } => self.call(callee, args, span),
             ExprKind::Index { target, args } => self.index(target, args, span),
+            ExprKind::Comprehension { body, binders } => {
+                let limit = self.host.max_elements();
+                let mut items = Vec::new();
+                self.for_each(binders, &mut |eval| {
+                    if items.len() >= limit {
+                        return Err(Error::TooLarge {
+                            what: "this list".into(),
+                            size: format!("more than {limit}"),
+                            limit,
+                            span,
+                        });
+                    }
+                    items.push(eval.eval(body)?);
+                    Ok(Flow::Continue)
+                })?;
+                Ok(Value::list(items))
+            }
         }
     }
 
@@ -269,6 +294,17 @@ impl<'h, 'a> Eval<'h, 'a> {
         }
         let a = self.eval(left)?;
         let b = self.eval(right)?;
+        if let (BinaryOp::Concat, Value::List(xs), Value::List(ys)) = (op, &a, &b) {
+            let limit = self.host.max_elements();
+            if xs.len() + ys.len() > limit {
+                return Err(Error::TooLarge {
+                    what: "this list".into(),
+                    size: (xs.len() + ys.len()).to_string(),
+                    limit,
+                    span,
+                });
+            }
+        }
         combine(op, &a, &b, span, left.span, right.span)
     }
 
@@ -369,6 +405,7 @@ impl<'h, 'a> Eval<'h, 'a> {
                     .collect::<Result<Vec<_>, _>>()?;
                 self.host.instantiate(&family, values, span)
             }
+            Value::Function(function) => self.call_function(&function, args, span),
             other => Err(Error::type_mismatch(
                 "a function or a game with parameters",
                 other.type_name(),
@@ -376,6 +413,53 @@ impl<'h, 'a> Eval<'h, 'a> {
                 "only built-in functions and games declared with parameters can be called",
             )),
         }
+    }
+
+    /// Runs the body of a function on its arguments, one call deeper, on a stack that grows.
+    fn call_function(
+        &mut self,
+        function: &Arc<FunctionValue>,
+        args: &'a [Expr],
+        span: Span,
+    ) -> Result<Value, Error> {
+        let decl = &function.decl;
+        let name = &decl.name.name;
+        if args.len() != decl.params.len() {
+            let params: Vec<&str> = decl.params.iter().map(|p| &*p.name).collect();
+            return Err(Error::Arity {
+                name: name.clone(),
+                expected: plural(params.len(), "argument"),
+                found: args.len(),
+                span,
+                help: format!("`{name}` is declared `{name}({})`", params.join(", ")),
+            });
+        }
+        let values = args
+            .iter()
+            .map(|e| self.eval(e))
+            .collect::<Result<Vec<_>, _>>()?;
+        let levels = self.levels + function.depth;
+        if self.calls >= MAX_CALL_DEPTH || levels > MAX_CALL_LEVELS {
+            return Err(Error::Recursion {
+                name: name.clone(),
+                calls: self.calls,
+                span,
+            });
+        }
+        let mut host = FunctionHost {
+            caller: &mut *self.host,
+            function,
+        };
+        let mut eval = Eval::new(&mut host);
+        eval.calls = self.calls + 1;
+        eval.levels = levels;
+        eval.steps = self.steps;
+        for (param, value) in decl.params.iter().zip(values) {
+            eval.push(&param.name, value);
+        }
+        let result = stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, || eval.eval(&decl.body));
+        self.steps = eval.steps;
+        result.map_err(|e| e.declared_in(&function.origin))
     }
 
     fn index(&mut self, target: &'a Expr, args: &'a [Expr], span: Span) -> Result<Value, Error> {
@@ -470,6 +554,22 @@ impl<'h, 'a> Eval<'h, 'a> {
                         }
                     }
                 }
+                Value::Range {
+                    start,
+                    last: Some(last),
+                } => {
+                    let limit = self.host.max_elements();
+                    let size = (last as i128 - start as i128 + 1).max(0);
+                    if size + numbers.len() as i128 > limit as i128 {
+                        return Err(Error::TooLarge {
+                            what: "this position".into(),
+                            size: size.to_string(),
+                            limit,
+                            span: arg.span,
+                        });
+                    }
+                    numbers.extend((start..=last).map(|n| (n, arg.span)));
+                }
                 Value::Str(name) if matches!(game.shape, Shape::Nodes(_)) => {
                     let Shape::Nodes(nodes) = &game.shape else {
                         unreachable!()
@@ -555,19 +655,21 @@ impl<'h, 'a> Eval<'h, 'a> {
         };
         let name = first.name.name.as_str();
         let domain = self.eval(&first.value)?;
-        if first.kind == BinderKind::Let {
-            self.push(name, domain);
-            let flow = self.for_each(rest, body);
-            self.pop();
-            return flow;
-        }
+        let guard = first.guard.as_ref();
         let mut each = |this: &mut Self, value: Value| -> Result<Flow, Error> {
             this.tick()?;
             this.push(name, value);
-            let flow = this.for_each(rest, body);
+            let flow = match guard.map(|g| this.bool(g)).transpose() {
+                Ok(Some(false)) => Ok(Flow::Continue),
+                Ok(_) => this.for_each(rest, body),
+                Err(e) => Err(e),
+            };
             this.pop();
             flow
         };
+        if first.kind == BinderKind::Let {
+            return each(self, domain);
+        }
         match domain {
             Value::Range {
                 start,
@@ -664,13 +766,19 @@ pub fn combine(
     match (op, a, b) {
         (BinaryOp::Eq, _, _) => Ok(Value::Bool(a == b)),
         (BinaryOp::Ne, _, _) => Ok(Value::Bool(a != b)),
-        (_, Value::Int(x), Value::Int(y)) => int_op(op, *x, *y, span, right).map(|v| match op {
-            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => Value::Bool(v != 0),
-            _ => Value::Int(v),
-        }),
+        (BinaryOp::Concat, Value::List(xs), Value::List(ys)) => {
+            Ok(Value::list(xs.iter().chain(ys.iter()).cloned().collect()))
+        }
+        (_, Value::Int(x), Value::Int(y)) if op != BinaryOp::Concat => {
+            int_op(op, *x, *y, span, right).map(|v| match op {
+                BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => Value::Bool(v != 0),
+                _ => Value::Int(v),
+            })
+        }
         (BinaryOp::Add | BinaryOp::Sub, Value::List(xs), Value::List(ys)) => {
             list_op(op, xs, ys, left, right, span)
         }
+
         (BinaryOp::Add, Value::Position(p), Value::Position(q)) => {
             let mut games = p.games.clone();
             for g in &q.games {
@@ -687,9 +795,12 @@ pub fn combine(
             let expected = match op {
                 BinaryOp::Add => "integers, lists of equal length, or positions",
                 BinaryOp::Sub => "integers or lists of equal length",
+                BinaryOp::Concat => "lists",
                 _ => "integers",
             };
             let (bad, bad_span) = match (a, op) {
+                (Value::List(_), BinaryOp::Concat) => (b, right),
+                (_, BinaryOp::Concat) => (a, left),
                 (Value::Int(_), _) => (b, right),
                 (Value::List(_), BinaryOp::Add | BinaryOp::Sub) if matches!(b, Value::List(_)) => {
                     (b, right)
@@ -774,7 +885,7 @@ pub(crate) fn int_op(
         BinaryOp::Le => Some((x <= y) as i64),
         BinaryOp::Gt => Some((x > y) as i64),
         BinaryOp::Ge => Some((x >= y) as i64),
-        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::And | BinaryOp::Or => {
+        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::And | BinaryOp::Or | BinaryOp::Concat => {
             unreachable!("handled before")
         }
     };

@@ -25,24 +25,6 @@ impl Interpreter {
         Ok((game.display.clone(), game.id, start, last))
     }
 
-    pub(super) fn misere_sequence(&mut self, game: &Expr, range: &Expr) -> Result<String, Error> {
-        let (display, id, start, last) = self.heaps_of(game, range, "sequence misere")?;
-        let mut shown = Vec::new();
-        for n in start..=last.max(start - 1) {
-            let part = heap(id, n);
-            if self.interrupted() {
-                return Err(Error::Interrupted);
-            }
-            let position = Position::new(vec![part], true);
-            let value = self
-                .engine
-                .value(&position)
-                .map_err(|e| solve_error(e, range.span))?;
-            shown.push(value.to_string());
-        }
-        Ok(heap_rows(&format!("misere {display}"), start, last, &shown))
-    }
-
     pub(super) fn genus(&mut self, target: &Expr, range: Option<&Expr>) -> Result<String, Error> {
         let Some(range) = range else {
             let p = Eval::new(self).position(target)?;

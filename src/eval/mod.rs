@@ -4,10 +4,13 @@ pub mod builtins;
 mod explore;
 pub mod expr;
 mod misere;
+mod function;
 mod plot;
 mod read;
+mod results;
 mod rules;
 mod sweep;
+mod swept;
 pub use rules::interpret_only;
 pub mod value;
 
@@ -17,7 +20,8 @@ use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use rustc_hash::FxHashMap;
 
-use self::expr::{solve_error, Eval, Flow, Host};
+use self::expr::{plural, solve_error, Eval, Flow, Host};
+use self::results::Results;
 use self::rules::RuleGame;
 use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
 use crate::error::{Error, Origin};
@@ -25,10 +29,10 @@ use crate::game::graph::Graph;
 use crate::game::loopy::{GValue, Outcome};
 use crate::game::octal::Octal;
 use crate::game::subtraction::Subtraction;
-use crate::game::{Engine, Game, Limits, Part, Wanted};
+use crate::game::{Engine, Game, Limits, Method, Part, Wanted};
 use crate::span::Span;
 use crate::syntax::ast::{
-    BinaryOp, Binder, Expr, ExprKind, GameDecl, GameDef, Query, Stmt, StmtKind,
+    BinaryOp, Binder, Expr, ExprKind, GameDecl, GameDef, Output, Query, Stmt, StmtKind,
 };
 
 /// `win` and `moves` list at most this many moves, then how many more there are.
@@ -162,19 +166,42 @@ impl Interpreter {
         read_globals(&self.globals)
     }
 
-    /// Runs statements in order, writing answers to `out`; stops at the first error.
-    /// Runs statements in order, writing answers to `out`; stops at the first error. Games
-    /// declared here remember `origin`, so that errors in their rules point into it later.
+    /// Runs statements in order, writing answers to `out`. A failed `assert` or `check` is
+    /// kept and the run goes on; any other error stops it. The errors come back in order, and
+    /// after failures of more than one `assert` or `check`, [`Error::Failures`] counts them.
+    /// Games declared here remember `origin`, so that errors in their rules point into it later.
     pub fn execute(
         &mut self,
         statements: &[Stmt],
         origin: &Arc<Origin>,
         out: &mut dyn Write,
-    ) -> Result<(), Error> {
+    ) -> Result<(), Vec<Error>> {
+        let mut errors = Vec::new();
+        let mut tests = 0;
         for statement in statements {
-            self.statement(statement, origin, out)?;
+            if matches!(statement.kind, StmtKind::Assert(_) | StmtKind::Check { .. }) {
+                tests += 1;
+            }
+            match self.statement(statement, origin, out) {
+                Ok(()) => {}
+                Err(failure @ (Error::AssertFailed { .. } | Error::CheckFailed { .. })) => {
+                    errors.push(failure);
+                }
+                Err(error) => {
+                    errors.push(error);
+                    return Err(errors);
+                }
+            }
         }
-        Ok(())
+        match errors.len() {
+            0 => Ok(()),
+            failed => {
+                if tests > 1 {
+                    errors.push(Error::Failures { failed, tests });
+                }
+                Err(errors)
+            }
+        }
     }
 
     fn statement(
@@ -189,14 +216,48 @@ impl Interpreter {
                 write_globals(&self.globals).insert(name.name.clone(), value);
                 return Ok(());
             }
+            StmtKind::Function(decl) => {
+                let value = function::define(decl, origin, &read_globals(&self.globals));
+                write_globals(&self.globals).insert(decl.name.name.clone(), value);
+                return Ok(());
+            }
             StmtKind::Game(decl) => return self.declare(decl, origin),
             StmtKind::Query { query, target } => self.query(*query, target, origin)?,
-            StmtKind::Sequence { game, range } => self.sequence(game, range)?,
-            StmtKind::MisereSequence { game, range } => self.misere_sequence(game, range)?,
+            StmtKind::Sequence {
+                game,
+                range,
+                misere,
+                output,
+            } => answer(self.sequence(game, range, *misere)?, output)?,
+            StmtKind::Table {
+                game,
+                rows,
+                cols,
+                output,
+            } => answer(self.table(game, rows, cols, false)?, output)?,
+            StmtKind::Ppos {
+                game,
+                rows,
+                cols,
+                output,
+            } => answer(self.table(game, rows, cols, true)?, output)?,
+            StmtKind::SequenceOf {
+                value,
+                axis,
+                output,
+            } => answer(self.sequence_of(value, axis, &origin.text)?, output)?,
+            StmtKind::TableOf {
+                value,
+                rows,
+                cols,
+                ppos,
+                output,
+            } => answer(
+                self.table_of(value, rows, cols, *ppos, &origin.text)?,
+                output,
+            )?,
             StmtKind::Genus { target, range } => self.genus(target, range.as_ref())?,
-            StmtKind::Table { game, rows, cols } => self.table(game, rows, cols, false)?,
-            StmtKind::Ppos { game, rows, cols } => self.table(game, rows, cols, true)?,
-            StmtKind::Check { condition, binders } => self.check(condition, binders, stmt.span)?,
+            StmtKind::Check { condition, binders } => self.check(condition, binders)?,
             StmtKind::Period { game } => self.period(game)?,
             StmtKind::Compare { left, right, range } => self.compare(left, right, range)?,
             StmtKind::Dot(target) => self.dot(target)?,
@@ -204,7 +265,8 @@ impl Interpreter {
                 plot,
                 file,
                 file_span,
-            } => self.plot(plot, file, *file_span)?,
+                size,
+            } => self.plot(plot, file, *file_span, size.as_ref())?,
             StmtKind::Assert(condition) => {
                 let mut eval = Eval::new(self);
                 if eval.bool(condition)? {
@@ -225,7 +287,7 @@ impl Interpreter {
                         .engine
                         .gvalue(&p.position)
                         .map_err(|e| solve_error(e, expr.span))?;
-                    let note = loopy_note(&self.engine, &p);
+                    let note = loopy_note(&self.engine, &p, &value);
                     format!("{p}: grundy {value}, {}{note}", value.outcome().letter())
                 }
                 other => other.to_string(),
@@ -383,7 +445,7 @@ impl Interpreter {
         Ok(match query {
             Query::Grundy => {
                 let value = engine.gvalue(&p.position).map_err(fail)?;
-                format!("{value}{}", loopy_note(engine, &p))
+                format!("{value}{}", loopy_note(engine, &p, &value))
             }
             Query::Outcome => engine
                 .gvalue(&p.position)
@@ -474,6 +536,42 @@ impl Interpreter {
         }
     }
 
+    /// The game `game` evaluates to, with the method that computes its values.
+    pub fn method(&mut self, game: &Expr) -> Result<(String, Method), Error> {
+        match Eval::new(self).eval(game)? {
+            Value::Game(g) => Ok((g.display.clone(), self.engine.method(g.id))),
+            other => Err(Error::type_mismatch(
+                "a game",
+                other.type_name(),
+                game.span,
+                "`:method` takes a game, e.g. `kayles`, `bash(3)`, `wythoff`",
+            )),
+        }
+    }
+
+    /// How many states of each game have a stored value, by game id (see [`Self::methods_since`]).
+    pub fn stored(&self) -> Vec<usize> {
+        self.engine.stored()
+    }
+
+    /// The games that stored more values since [`Self::stored`] gave `before`, each with its
+    /// method, ordered by game id.
+    pub fn methods_since(&self, before: &[usize]) -> Vec<(String, Method)> {
+        let stored = self.engine.stored();
+        let mut grown: Vec<(usize, String)> = self
+            .instances
+            .values()
+            .filter(|g| stored[g.id] > before.get(g.id).copied().unwrap_or(0))
+            .map(|g| (g.id, g.display.clone()))
+            .collect();
+        grown.sort();
+        grown.dedup();
+        grown
+            .into_iter()
+            .map(|(id, name)| (name, self.engine.method(id)))
+            .collect()
+    }
+
     pub(crate) fn finite_range(&mut self, range: &Expr) -> Result<(i64, i64), Error> {
         match Eval::new(self).eval(range)? {
             Value::Range {
@@ -511,14 +609,38 @@ impl Interpreter {
         Ok(())
     }
 
-    fn sequence(&mut self, game: &Expr, range: &Expr) -> Result<String, Error> {
-        let (display, id, start, last) = self.heaps_of(game, range, "sequence")?;
+    /// Grundy values of single heaps, or under misère play their misère Grundy values.
+    fn sequence(&mut self, game: &Expr, range: &Expr, misere: bool) -> Result<Results, Error> {
+        let game = self.heap_game(game, "sequence")?;
+        let (start, last) = self.finite_range(range)?;
+        self.bound_size(
+            last as i128 - start as i128 + 1,
+            "this sequence",
+            range.span,
+        )?;
         let mut values = Vec::new();
         for n in start..=last.max(start - 1) {
-            values.push(self.part_value_at(&misere::heap(id, n), range.span)?);
+            let part = Part {
+                game: game.id,
+                state: Box::new([n]),
+            };
+            let value = if misere {
+                self.misere_value_at(part, range.span)?
+            } else {
+                self.part_value_at(&part, range.span)?
+            };
+            values.push(value as i64);
         }
-        let shown: Vec<String> = values.iter().map(u64::to_string).collect();
-        Ok(heap_rows(&display, start, last, &shown))
+        let convention = if misere { "misere " } else { "" };
+        Ok(Results::Sequence {
+            label: format!("{convention}{}", game.display),
+            axis: results::Axis {
+                name: "n".into(),
+                start,
+                last,
+            },
+            values,
+        })
     }
 
     pub(crate) fn tuple_game(&mut self, game: &Expr, what: &str) -> Result<Arc<GameValue>, Error> {
@@ -541,6 +663,17 @@ impl Interpreter {
         }
         self.engine
             .part_value(part)
+            .map_err(|e| solve_error(e, span))
+    }
+
+    /// The misère Grundy value of one heap, for `sequence misere`.
+    fn misere_value_at(&mut self, part: Part, span: Span) -> Result<u64, Error> {
+        if self.interrupted() {
+            return Err(Error::Interrupted);
+        }
+        let position = crate::game::Position::new(vec![part], true);
+        self.engine
+            .value(&position)
             .map_err(|e| solve_error(e, span))
     }
 
@@ -609,98 +742,63 @@ impl Interpreter {
         rows: &Expr,
         cols: &Expr,
         ppos: bool,
-    ) -> Result<String, Error> {
+    ) -> Result<Results, Error> {
         let game = self.tuple_game(game, if ppos { "ppos" } else { "table" })?;
         let grid = self.grid(&game, rows, cols)?;
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
-        if ppos {
-            let mut found = Vec::new();
-            for (i, line) in grid.iter().enumerate() {
-                for (j, &v) in line.iter().enumerate() {
-                    if v == 0 {
-                        found.push(format!("({}, {})", r0 + i as i64, c0 + j as i64));
-                    }
-                }
-            }
-            return Ok(format!(
-                "{} P-positions of {} in {r0}..={r1}, {c0}..={c1}: {}",
-                found.len(),
-                game.display,
-                found.join(" ")
-            ));
-        }
-        let width = grid
-            .iter()
-            .flatten()
-            .map(|v| v.to_string().len())
-            .chain([r1.to_string().len(), c1.to_string().len()])
-            .max()
-            .unwrap_or(1);
-        let mut text = format!(
-            "{} (rows a = {r0}..={r1}, columns b = {c0}..={c1})\n",
-            game.display
-        );
-        text.push_str(&format!("{:>width$} |", "a\\b"));
-        for b in c0..=c1 {
-            text.push_str(&format!(" {b:>width$}"));
-        }
-        for (i, line) in grid.iter().enumerate() {
-            text.push_str(&format!("\n{:>width$} |", r0 + i as i64));
-            for v in line {
-                text.push_str(&format!(" {v:>width$}"));
-            }
-        }
-        Ok(text)
+        let axis = |name: &str, start, last| results::Axis {
+            name: name.into(),
+            start,
+            last,
+        };
+        let grid = grid
+            .into_iter()
+            .map(|line| line.into_iter().map(|v| v as i64).collect())
+            .collect();
+        Ok(tabulated(
+            game.display.clone(),
+            axis("a", r0, r1),
+            axis("b", c0, c1),
+            grid,
+            ppos,
+        ))
     }
 
-    /// `check`: runs the condition for every binding, in order, until one fails. Large sweeps
-    /// spread over the workers (see [`sweep`]); the result is the same.
-    fn check(&mut self, condition: &Expr, binders: &[Binder], span: Span) -> Result<String, Error> {
-        // How many cases held, and the first failure: its bindings and the values of both sides.
-        let held = std::cell::Cell::new(0u64);
-        let failure = std::cell::RefCell::new(None);
+    /// `check`: runs the condition for every binding, in order, and counts the cases that
+    /// fail, keeping the first few. Large sweeps spread over the workers (see [`sweep`]); the
+    /// result is the same.
+    fn check(&mut self, condition: &Expr, binders: &[Binder]) -> Result<String, Error> {
+        let tally = std::cell::RefCell::new(CheckTally::default());
         let threads = self.sweep_threads();
         let mut pace = sweep::Pace::new(&self.engine.limits, threads);
         let mut queued: Vec<Vec<Value>> = Vec::new();
+        // A worker settles a case that holds or fails; an error is run again here.
         let work = |host: &mut sweep::SweepHost<'_>, values: &Vec<Value>| {
             let mut eval = Eval::new(host);
-            for (binder, value) in binders.iter().zip(values) {
-                eval.push(&binder.name.name, value.clone());
-            }
-            match eval.bool(condition) {
-                Ok(true) => sweep::Worked::Done(()),
-                Ok(false) => sweep::Worked::OpenAndStop,
-                Err(_) => sweep::Worked::Open,
+            bind(&mut eval, binders, values);
+            match check_case(&mut eval, condition, binders) {
+                Ok(failure) => sweep::Worked::Done(failure),
+                Err(_) => sweep::Worked::OpenAndStop,
             }
         };
-        // A case from a batch: held if a worker said so, else run here.
-        let mut take = |this: &mut Interpreter, values: &Vec<Value>, settled: Option<()>| {
-            if settled.is_none() {
-                let mut eval = Eval::new(this);
-                for (binder, value) in binders.iter().zip(values) {
-                    eval.push(&binder.name.name, value.clone());
+        let mut take = |this: &mut Interpreter, values: &Vec<Value>, settled| {
+            let failure = match settled {
+                Some(failure) => failure,
+                None => {
+                    let mut eval = Eval::new(this);
+                    bind(&mut eval, binders, values);
+                    check_case(&mut eval, condition, binders)?
                 }
-                if let Some(failed) = check_case(&mut eval, condition, binders)? {
-                    *failure.borrow_mut() = Some(failed);
-                    return Ok(Flow::Stop);
-                }
-            }
-            held.set(held.get() + 1);
+            };
+            tally.borrow_mut().count(failure);
             Ok(Flow::Continue)
         };
         let swept = Eval::new(self).for_each(binders, &mut |eval| {
             if !pace.spreading() {
-                return match check_case(eval, condition, binders)? {
-                    None => {
-                        held.set(held.get() + 1);
-                        Ok(Flow::Continue)
-                    }
-                    Some(failed) => {
-                        *failure.borrow_mut() = Some(failed);
-                        Ok(Flow::Stop)
-                    }
-                };
+                let failure = check_case(eval, condition, binders)?;
+                tally.borrow_mut().count(failure);
+                return Ok(Flow::Continue);
             }
             let values = binders
                 .iter()
@@ -718,31 +816,108 @@ impl Interpreter {
             queued.clear();
             flow
         });
-        let flow = match swept {
-            Ok(flow) => flow,
-            // A binder failed to evaluate: the cases queued before it come first, as they would
-            // on one thread (their failure or error is the one to report).
-            Err(error) => match self.run_batch(&mut pace, &queued, &work, &mut take)? {
-                Flow::Continue => return Err(error),
-                Flow::Stop => Flow::Stop,
-            },
-        };
-        if let Flow::Continue = flow {
-            self.run_batch(&mut pace, &queued, &work, &mut take)?;
+        // The cases queued before an error come first, as they would on one thread.
+        self.run_batch(&mut pace, &queued, &work, &mut take)?;
+        swept?;
+        let CheckTally {
+            cases,
+            failed,
+            shown,
+        } = tally.into_inner();
+        if failed == 0 {
+            return Ok(format!(
+                "check: {}",
+                plural(cases as usize, "case") + " held"
+            ));
         }
-        let _ = span;
-        let held = held.get();
-        match failure.into_inner() {
-            None => Ok(format!(
-                "check: {held} case{} held",
-                if held == 1 { "" } else { "s" }
-            )),
-            Some((bindings, detail)) => Err(Error::CheckFailed {
-                held,
-                bindings,
-                detail,
-                span: condition.span,
-            }),
+        let mut detail: Vec<String> = shown
+            .iter()
+            .map(|(bindings, sides)| format!("{bindings}: {sides}"))
+            .collect();
+        if failed > shown.len() as u64 {
+            detail.push(format!("... and {} more", failed - shown.len() as u64));
+        }
+        Err(Error::CheckFailed {
+            failed,
+            cases,
+            first: shown[0].0.clone(),
+            detail: detail.join("\n"),
+            span: condition.span,
+        })
+    }
+}
+
+/// A table's results, or for `ppos` the cells whose value is 0.
+fn tabulated(
+    label: String,
+    rows: results::Axis,
+    cols: results::Axis,
+    grid: Vec<Vec<i64>>,
+    ppos: bool,
+) -> Results {
+    if !ppos {
+        return Results::Table {
+            label,
+            rows,
+            cols,
+            grid,
+        };
+    }
+    let mut found = Vec::new();
+    for (i, line) in grid.iter().enumerate() {
+        for (j, &v) in line.iter().enumerate() {
+            if v == 0 {
+                found.push((rows.start + i as i64, cols.start + j as i64));
+            }
+        }
+    }
+    Results::Ppos {
+        label,
+        rows,
+        cols,
+        found,
+    }
+}
+
+/// The text of results, after saving them to the file of `to "FILE"` if there is one.
+fn answer(results: Results, output: &Option<Output>) -> Result<String, Error> {
+    let text = results.text();
+    match output {
+        None => Ok(text),
+        Some(output) => {
+            let wrote = results.save(&output.path, output.span)?;
+            Ok(format!("{text}\n{wrote}"))
+        }
+    }
+}
+
+/// Binds the binders of a `check` to the values of one case.
+fn bind<'a>(eval: &mut Eval<'_, 'a>, binders: &'a [Binder], values: &[Value]) {
+    for (binder, value) in binders.iter().zip(values) {
+        eval.push(&binder.name.name, value.clone());
+    }
+}
+
+/// A failed `check` shows at most this many counterexamples.
+const COUNTEREXAMPLES_SHOWN: usize = 3;
+
+/// The cases of a `check` so far: how many ran and failed, and the first failures (their
+/// bindings and the values of both sides).
+#[derive(Default)]
+struct CheckTally {
+    cases: u64,
+    failed: u64,
+    shown: Vec<(String, String)>,
+}
+
+impl CheckTally {
+    fn count(&mut self, failure: Option<(String, String)>) {
+        self.cases += 1;
+        if let Some(failure) = failure {
+            self.failed += 1;
+            if self.shown.len() < COUNTEREXAMPLES_SHOWN {
+                self.shown.push(failure);
+            }
         }
     }
 }
@@ -767,9 +942,9 @@ fn check_case<'a>(
     Ok(Some((bindings.join(", "), explain(eval, condition))))
 }
 
-/// Says so when a position belongs to a loopy game, whose values are generalized ones.
-fn loopy_note(engine: &Engine, p: &PositionValue) -> &'static str {
-    if p.position.parts().any(|part| engine.is_loopy(part.game)) {
+/// Says what an infinite value of a position of a loopy game is (a finite one reads as usual).
+fn loopy_note(engine: &Engine, p: &PositionValue, value: &GValue) -> &'static str {
+    if value.finite().is_none() && p.position.parts().any(|part| engine.is_loopy(part.game)) {
         " (loopy game: generalized Grundy value)"
     } else {
         ""

@@ -1,10 +1,14 @@
 //! Pictures of Grundy values: a sequence as points (value against heap), a two-counter game
-//! as a colour map. PNG, or SVG when the file name ends in `.svg`. The pictures carry no text,
-//! so they need no fonts.
+//! as a colour map with a colour bar. Each has a title (the game and its range), axes with
+//! ticks and their names. PNG, or SVG when the file name ends in `.svg`; the text is drawn with
+//! DejaVu Sans, shipped inside the binary (`assets/fonts`), so no system font is needed.
+
+use std::sync::Once;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::expr::Eval;
 use super::value::Shape;
 use super::Interpreter;
 use crate::error::Error;
@@ -12,24 +16,52 @@ use crate::game::Part;
 use crate::span::Span;
 use crate::syntax::ast::{Expr, Plot};
 
-/// The size of a sequence plot, in pixels.
+/// The size of a sequence plot, in pixels, unless `size W x H` says otherwise.
 pub const SEQUENCE_SIZE: (u32, u32) = (1200, 600);
 
-/// Each cell of a table plot is a square of this many pixels, shrunk to fit in `TABLE_MAX`.
-const CELL: u32 = 4;
-const TABLE_MAX: u32 = 2048;
+/// The side of a table plot's cells, in pixels: as large as fits `TABLE_AREA`, within these.
+const CELL: (u32, u32) = (1, 24);
+const TABLE_AREA: u32 = 800;
+
+/// The smallest and largest side of a picture that `size` may ask for.
+const SIDE: (i64, i64) = (200, 8192);
+
+/// Room around a table's cells: the title and margins, the axes' labels, the colour bar.
+const TABLE_FRAME: (u32, u32) = (90 + 130, 90 + 40);
+
+/// The most bands of colour in a colour bar.
+const BAR_STEPS: u64 = 256;
+
+/// The font family every text of a picture is drawn in.
+const FONT: &str = "sans-serif";
+
+static REGISTER_FONT: Once = Once::new();
+
+fn register_font() {
+    REGISTER_FONT.call_once(|| {
+        let bytes = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+        plotters::style::register_font(FONT, FontStyle::Normal, bytes)
+            .unwrap_or_else(|_| panic!("the bundled DejaVu Sans is a valid font"));
+    });
+}
 
 pub(super) fn draw(
     interp: &mut Interpreter,
     plot: &Plot,
     file: &str,
     file_span: Span,
+    size: Option<&(Expr, Expr)>,
 ) -> Result<String, Error> {
+    let size = match size {
+        Some((width, height)) => Some((side(interp, width)?, side(interp, height)?)),
+        None => None,
+    };
     let picture = match plot {
         Plot::Sequence { game, range } => sequence(interp, game, range)?,
         Plot::Table { game, rows, cols } => table(interp, game, rows, cols)?,
     };
-    let size = picture.size();
+    let size = size.unwrap_or_else(|| picture.default_size());
+    register_font();
     let result = if file.ends_with(".svg") {
         let backend = SVGBackend::new(file, size).into_drawing_area();
         picture
@@ -51,9 +83,32 @@ pub(super) fn draw(
     Ok(format!("wrote {file} ({} x {} pixels)", size.0, size.1))
 }
 
+/// One side of `size W x H`, in pixels.
+fn side(interp: &mut Interpreter, expr: &Expr) -> Result<u32, Error> {
+    let pixels = Eval::new(interp).int(expr)?;
+    if !(SIDE.0..=SIDE.1).contains(&pixels) {
+        return Err(Error::invalid(
+            format!("a picture of {pixels} pixels a side"),
+            expr.span,
+            format!("a side is {} to {} pixels", SIDE.0, SIDE.1),
+        ));
+    }
+    Ok(pixels as u32)
+}
+
+/// What a picture shows: the values, and where they start.
 enum Picture {
-    Sequence { values: Vec<u64> },
-    Table { grid: Vec<Vec<u64>> },
+    Sequence {
+        title: String,
+        start: i64,
+        values: Vec<u64>,
+    },
+    Table {
+        title: String,
+        rows: i64,
+        cols: i64,
+        grid: Vec<Vec<u64>>,
+    },
 }
 
 fn sequence(interp: &mut Interpreter, game: &Expr, range: &Expr) -> Result<Picture, Error> {
@@ -70,7 +125,11 @@ fn sequence(interp: &mut Interpreter, game: &Expr, range: &Expr) -> Result<Pictu
             range.span,
         )?);
     }
-    Ok(Picture::Sequence { values })
+    Ok(Picture::Sequence {
+        title: format!("{}: Grundy values of heaps {start}..={last}", game.display),
+        start,
+        values,
+    })
 }
 
 fn table(
@@ -82,18 +141,39 @@ fn table(
     let game_value = interp.tuple_game(game, "plot table")?;
     debug_assert_eq!(game_value.shape, Shape::Tuple(2));
     let grid = interp.grid(&game_value, rows, cols)?;
-    Ok(Picture::Table { grid })
+    let (r0, r1) = interp.finite_range(rows)?;
+    let (c0, c1) = interp.finite_range(cols)?;
+    Ok(Picture::Table {
+        title: format!(
+            "{}: Grundy values, a = {r0}..={r1}, b = {c0}..={c1}",
+            game_value.display
+        ),
+        rows: r0,
+        cols: c0,
+        grid,
+    })
+}
+
+/// The colour of a value in a table, `top` the largest: 0 (the P-positions) black, then from
+/// blue to red.
+fn colour(v: u64, top: u64) -> RGBAColor {
+    if v == 0 {
+        BLACK.to_rgba()
+    } else {
+        let t = v as f64 / top.max(1) as f64;
+        HSLColor(0.7 * (1.0 - t), 0.9, 0.3 + 0.4 * t).to_rgba()
+    }
 }
 
 impl Picture {
-    fn size(&self) -> (u32, u32) {
+    fn default_size(&self) -> (u32, u32) {
         match self {
             Picture::Sequence { .. } => SEQUENCE_SIZE,
-            Picture::Table { grid } => {
+            Picture::Table { grid, .. } => {
                 let rows = grid.len().max(1) as u32;
                 let cols = grid.first().map_or(1, |r| r.len().max(1)) as u32;
-                let cell = CELL.min(TABLE_MAX / rows.max(cols)).max(1);
-                (cols * cell, rows * cell)
+                let cell = (TABLE_AREA / rows.max(cols)).clamp(CELL.0, CELL.1);
+                (rows * cell + TABLE_FRAME.0, cols * cell + TABLE_FRAME.1)
             }
         }
     }
@@ -101,40 +181,93 @@ impl Picture {
     fn render<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let fail = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
         area.fill(&WHITE).map_err(fail)?;
-        let (width, height) = self.size();
         match self {
-            Picture::Sequence { values } => {
-                let top = values.iter().copied().max().unwrap_or(0).max(1) as f64;
-                let count = values.len().max(2) as f64;
-                let margin = 10.0;
-                for (i, &v) in values.iter().enumerate() {
-                    let x = margin + (width as f64 - 2.0 * margin) * i as f64 / (count - 1.0);
-                    let y =
-                        height as f64 - margin - (height as f64 - 2.0 * margin) * v as f64 / top;
-                    let dot = Circle::new((x as i32, y as i32), 2, BLUE.filled());
-                    area.draw(&dot).map_err(fail)?;
-                }
+            Picture::Sequence {
+                title,
+                start,
+                values,
+            } => {
+                let last = start + values.len().max(1) as i64 - 1;
+                let top = values.iter().copied().max().unwrap_or(0).max(1) as i64;
+                let mut chart = ChartBuilder::on(area)
+                    .caption(title, (FONT, 24))
+                    .margin(16)
+                    .x_label_area_size(50)
+                    .y_label_area_size(60)
+                    .build_cartesian_2d(*start..last + 1, 0..top + 1)
+                    .map_err(fail)?;
+                chart
+                    .configure_mesh()
+                    .light_line_style(WHITE)
+                    .x_desc("heap n")
+                    .y_desc("Grundy value")
+                    .label_style((FONT, 15))
+                    .axis_desc_style((FONT, 17))
+                    .draw()
+                    .map_err(fail)?;
+                let radius = if values.len() > 400 { 2 } else { 3 };
+                let points = values.iter().enumerate().map(|(i, &v)| {
+                    Circle::new((start + i as i64, v as i64), radius, BLUE.filled())
+                });
+                chart.draw_series(points).map_err(fail)?;
             }
-            Picture::Table { grid } => {
-                let top = grid.iter().flatten().copied().max().unwrap_or(0).max(1) as f64;
-                let cols = grid.first().map_or(1, |r| r.len().max(1)) as u32;
-                let cell = (width / cols).max(1) as i32;
-                for (a, row) in grid.iter().enumerate() {
-                    for (b, &v) in row.iter().enumerate() {
-                        let colour = if v == 0 {
-                            BLACK.to_rgba()
-                        } else {
-                            let t = v as f64 / top;
-                            HSLColor(0.7 * (1.0 - t), 0.9, 0.3 + 0.4 * t).to_rgba()
-                        };
-                        let corner = (b as i32 * cell, a as i32 * cell);
-                        let square = Rectangle::new(
-                            [corner, (corner.0 + cell, corner.1 + cell)],
-                            colour.filled(),
-                        );
-                        area.draw(&square).map_err(fail)?;
-                    }
-                }
+            Picture::Table {
+                title,
+                rows,
+                cols,
+                grid,
+            } => {
+                let top = grid.iter().flatten().copied().max().unwrap_or(0);
+                let height = grid.first().map_or(0, Vec::len) as i64;
+                let titled = area.titled(title, (FONT, 24)).map_err(fail)?;
+                let (width, _) = titled.dim_in_pixel();
+                let (cells, bar) = titled.split_horizontally(width.saturating_sub(130));
+                let mut chart = ChartBuilder::on(&cells)
+                    .margin(12)
+                    .x_label_area_size(50)
+                    .y_label_area_size(60)
+                    .build_cartesian_2d(
+                        *rows..rows + grid.len().max(1) as i64,
+                        *cols..cols + height.max(1),
+                    )
+                    .map_err(fail)?;
+                chart
+                    .configure_mesh()
+                    .disable_mesh()
+                    .x_desc("a (first counter)")
+                    .y_desc("b (second counter)")
+                    .label_style((FONT, 15))
+                    .axis_desc_style((FONT, 17))
+                    .draw()
+                    .map_err(fail)?;
+                let squares = grid.iter().enumerate().flat_map(|(i, line)| {
+                    line.iter().enumerate().map(move |(j, &v)| {
+                        let (a, b) = (rows + i as i64, cols + j as i64);
+                        Rectangle::new([(a, b), (a + 1, b + 1)], colour(v, top).filled())
+                    })
+                });
+                chart.draw_series(squares).map_err(fail)?;
+                let mut scale = ChartBuilder::on(&bar)
+                    .margin_top(12)
+                    .margin_bottom(62)
+                    .margin_right(12)
+                    .caption("value", (FONT, 17))
+                    .set_label_area_size(LabelAreaPosition::Right, 50)
+                    .build_cartesian_2d(0..1i64, 0..top as i64 + 1)
+                    .map_err(fail)?;
+                scale
+                    .configure_mesh()
+                    .disable_mesh()
+                    .disable_x_axis()
+                    .label_style((FONT, 15))
+                    .draw()
+                    .map_err(fail)?;
+                let step = (top / BAR_STEPS).max(1) as usize;
+                let steps = (0..=top as i64).step_by(step).map(|v| {
+                    let end = v + step as i64;
+                    Rectangle::new([(0, v), (1, end)], colour(v as u64, top).filled())
+                });
+                scale.draw_series(steps).map_err(fail)?;
             }
         }
         Ok(())

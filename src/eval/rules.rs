@@ -1,7 +1,6 @@
 //! Games declared by rules over a state, seen by the engine as a `Game`.
 
 mod compiled;
-mod recognise;
 
 use std::cell::Cell;
 
@@ -15,11 +14,9 @@ use crate::error::{Error, Origin};
 use crate::game::heap::HeapRules;
 use crate::game::lines::LineRules;
 use crate::game::period::Structure;
-use crate::game::{Emit, Engine, Game, SolveError};
+use crate::game::{Emit, Engine, Game, RuleError, SolveError};
 use crate::span::Span;
-use crate::syntax::ast::{
-    BinaryOp, BinderKind, Expr, ExprKind, GameDecl, GameDef, Rule, StateShape, Update, UpdateOp,
-};
+use crate::syntax::ast::{BinaryOp, GameDecl, GameDef, Rule, StateShape, Step, Update, UpdateOp};
 
 /// One instance of a rule-defined game: the declaration, its parameters bound, and the globals
 /// its rules may read (as they were when the game was declared). Its options come from the compiled rules ([`compiled`]) when the compiler
@@ -41,8 +38,9 @@ thread_local! {
     static INTERPRET_ONLY: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Makes rule games on this thread use the AST walker even where their rules are compiled
-/// (for tests that compare the two).
+/// Makes rule games made on this thread use the AST walker even where their rules are compiled,
+/// and no fast path (their values come from the plain search): the oracle of the tests that
+/// compare the two.
 pub fn interpret_only(on: bool) {
     INTERPRET_ONLY.with(|c| c.set(on));
 }
@@ -115,6 +113,14 @@ impl RuleGame {
             interrupt,
             max_elements,
         }
+    }
+
+    /// The compiled rules that the fast paths read, unless this thread uses the AST walker only
+    /// (which then also computes the values by the plain method: it is the tests' oracle).
+    fn fast_paths(&self) -> Option<&compiled::Compiled> {
+        self.compiled
+            .as_ref()
+            .filter(|_| !INTERPRET_ONLY.with(Cell::get))
     }
 
     fn parts(&self) -> (&StateShape, bool, &[Rule]) {
@@ -192,6 +198,32 @@ fn apply<'a>(eval: &mut Eval<'_, 'a>, update: &'a Update, value: Value) -> Resul
         }
     };
     eval.set(&update.target.name, updated);
+    Ok(())
+}
+
+/// Applies updates in order, each to the state the ones before it left.
+fn apply_all<'a>(eval: &mut Eval<'_, 'a>, updates: &'a [Update]) -> Result<(), Error> {
+    for update in updates {
+        let value = eval.eval(&update.value)?;
+        apply(eval, update, value)?;
+    }
+    Ok(())
+}
+
+/// Runs the steps of a rule with loops: a loop runs its steps once per binding, in order
+/// (loops nest at most 16 deep, by the parser).
+fn run_steps<'a>(eval: &mut Eval<'_, 'a>, steps: &'a [Step]) -> Result<(), Error> {
+    for step in steps {
+        match step {
+            Step::Update(update) => apply_all(eval, std::slice::from_ref(update))?,
+            Step::Loop { binders, body, .. } => {
+                eval.for_each(binders, &mut |eval| {
+                    run_steps(eval, body)?;
+                    Ok(Flow::Continue)
+                })?;
+            }
+        }
+    }
     Ok(())
 }
 
@@ -310,15 +342,10 @@ impl RuleGame {
                             return Ok(Flow::Continue);
                         }
                     }
-                    let mut result = Ok(());
-                    for update in &rule.updates {
-                        result = eval
-                            .eval(&update.value)
-                            .and_then(|v| apply(eval, update, v));
-                        if result.is_err() {
-                            break;
-                        }
-                    }
+                    let result = match rule.steps.as_slice() {
+                        [] => apply_all(eval, &rule.updates),
+                        steps => run_steps(eval, steps),
+                    };
                     let option = result.and_then(|()| self.read_state(eval, shape, rule));
                     for (name, value) in state_values(shape, &base) {
                         eval.set(name, value);
@@ -342,26 +369,18 @@ impl Game for RuleGame {
 
     fn options(&self, state: &[i64], emit: &mut Emit<'_>) -> Result<(), SolveError> {
         self.rule_options(state, emit)
-            .map_err(|e| SolveError::Rule(e.declared_in(&self.origin)))
+            .map_err(|e| SolveError::Rule(RuleError::new(e.declared_in(&self.origin))))
     }
 
     fn heap_rules(&self) -> Option<HeapRules> {
-        let (StateShape::Heap(n), _, rules) = self.parts() else {
-            return None;
-        };
-        self.with_params(&self.globals, |eval| {
-            recognise::heap_rules(eval, &n.name, rules)
-        })
+        self.fast_paths()?.heap_rules()
     }
 
     fn line_rules(&self) -> Option<LineRules> {
-        let (StateShape::Tuple(names), false, rules) = self.parts() else {
+        if self.parts().1 {
             return None;
-        };
-        let names: Vec<&str> = names.iter().map(|n| n.name.as_str()).collect();
-        self.with_params(&self.globals, |eval| {
-            recognise::line_rules(eval, &names, rules)
-        })
+        }
+        self.fast_paths()?.line_rules()
     }
 
     fn canonicalize(&self, state: &mut [i64]) {
@@ -375,47 +394,9 @@ impl Game for RuleGame {
     }
 
     fn structure(&self) -> Structure {
-        if reaches_every_smaller_heap(&self.decl) {
-            Structure::Nim
-        } else {
-            self.heap_rules()
-                .map_or(Structure::Unknown, |rules| rules.structure())
-        }
+        self.heap_rules()
+            .map_or(Structure::Unknown, |rules| rules.structure())
     }
-}
-
-/// Whether the rules are exactly Nim's: `for k in 1..=n { n -= k }`.
-fn reaches_every_smaller_heap(decl: &GameDecl) -> bool {
-    let GameDef::Rules {
-        state: StateShape::Heap(n),
-        rules,
-        ..
-    } = &decl.def
-    else {
-        return false;
-    };
-    let [rule] = rules.as_slice() else {
-        return false;
-    };
-    let ([binder], None, [update]) = (
-        rule.binders.as_slice(),
-        &rule.condition,
-        rule.updates.as_slice(),
-    ) else {
-        return false;
-    };
-    let is_var = |e: &Expr, name: &str| matches!(&e.kind, ExprKind::Var(v) if v == name);
-    let range_is_one_to_n = matches!(
-        &binder.value.kind,
-        ExprKind::Range { start, end: Some(end), inclusive: true }
-            if start.kind == ExprKind::Int(1) && is_var(end, &n.name)
-    );
-    binder.kind == BinderKind::In
-        && range_is_one_to_n
-        && update.target.name == n.name
-        && update.index.is_none()
-        && update.op == UpdateOp::Sub
-        && is_var(&update.value, &binder.name.name)
 }
 
 #[cfg(test)]

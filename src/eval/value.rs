@@ -3,8 +3,9 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::error::Origin;
 use crate::game::{GameId, Position};
-use crate::syntax::ast::{GameDecl, GameDef, StateShape};
+use crate::syntax::ast::{FunctionDecl, GameDecl, GameDef, StateShape};
 
 /// A value of the language.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -30,6 +31,34 @@ pub enum Value {
     /// A game declared with parameters, not yet given them: `bash` in `bash(3)`.
     Family(Arc<Family>),
     Position(Arc<PositionValue>),
+    /// A function declared with `let f(n) = ...`.
+    Function(Arc<FunctionValue>),
+}
+
+/// A function: its declaration, where it was declared (errors in its body point there), and the
+/// globals its body reads as they were then. Two functions are equal only when they are the
+/// same declaration's value.
+#[derive(Debug)]
+pub struct FunctionValue {
+    pub decl: Arc<FunctionDecl>,
+    pub origin: Arc<Origin>,
+    pub captured: super::Globals,
+    /// The depth of the body's tree, which bounds the stack one call takes.
+    pub depth: usize,
+}
+
+impl PartialEq for FunctionValue {
+    fn eq(&self, other: &FunctionValue) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for FunctionValue {}
+
+impl std::hash::Hash for FunctionValue {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::ptr::hash(self, state);
+    }
 }
 
 /// A game instance: its name as shown (`bash(3)`), its engine id, and how its positions are written.
@@ -121,6 +150,7 @@ impl Value {
             Value::Game(_) => "a game",
             Value::Family(_) => "a game family (needs parameters)",
             Value::Position(_) => "a position",
+            Value::Function(_) => "a function",
         }
     }
 
@@ -134,7 +164,7 @@ impl Value {
 }
 
 impl PositionValue {
-    fn game(&self, id: GameId) -> &GameValue {
+    pub(crate) fn game(&self, id: GameId) -> &GameValue {
         self.games
             .iter()
             .find(|g| g.id == id)
@@ -261,6 +291,10 @@ impl fmt::Display for Value {
             Value::Game(game) => write!(f, "{}", game.display),
             Value::Family(family) => write!(f, "{}(...)", family.name),
             Value::Position(p) => write!(f, "{p}"),
+            Value::Function(function) => {
+                let params: Vec<&str> = function.decl.params.iter().map(|p| &*p.name).collect();
+                write!(f, "{}({})", function.decl.name.name, params.join(", "))
+            }
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod heap;
 pub mod lines;
 pub mod loopy;
 pub mod misere;
+pub mod method;
 pub mod moves;
 pub mod octal;
 pub mod pattern;
@@ -17,16 +18,17 @@ pub mod splits;
 pub mod subtraction;
 pub mod sweep;
 
+pub use method::Method;
 pub use moves::{MoveList, Wanted};
 pub use position::{Engine, GameId, Move, Part, Position};
 pub use solver::Solver;
 
+use std::any::Any;
+use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-
-use crate::error::Error;
 
 /// What receives the options of a state: it breaks to stop the listing.
 pub type Emit<'a> = dyn FnMut(&[i64]) -> ControlFlow<()> + 'a;
@@ -80,8 +82,9 @@ pub trait Game: Send + Sync {
 /// Why a solver stopped without a value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SolveError {
-    /// The rules themselves failed (negative counter, overflow...), with their own span.
-    Rule(Error),
+    /// The rules themselves failed (negative counter, overflow...): the error of the layer that
+    /// wrote the rules, carried through the engine unread.
+    Rule(RuleError),
     /// A move returned to a state still being solved; the states of the loop, described.
     Loop(Vec<String>),
     /// More states than the limit would be stored.
@@ -113,9 +116,59 @@ pub enum SolveError {
     Deferred,
 }
 
-impl From<Error> for SolveError {
-    fn from(error: Error) -> SolveError {
-        SolveError::Rule(error)
+/// The error a game's rules raised, opaque to the engine: whoever implements [`Game`] puts its
+/// own error type in ([`RuleError::new`]) and takes it back out ([`RuleError::downcast`]).
+/// Two rule errors are equal when they hold equal errors of the same type.
+#[derive(Clone)]
+pub struct RuleError(Arc<dyn RulePayload>);
+
+trait RulePayload: fmt::Debug + fmt::Display + Send + Sync {
+    fn as_any(&self) -> &dyn Any;
+    fn equals(&self, other: &dyn RulePayload) -> bool;
+}
+
+impl<E> RulePayload for E
+where
+    E: std::error::Error + PartialEq + Send + Sync + 'static,
+{
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn equals(&self, other: &dyn RulePayload) -> bool {
+        other.as_any().downcast_ref::<E>() == Some(self)
+    }
+}
+
+impl RuleError {
+    pub fn new<E>(error: E) -> RuleError
+    where
+        E: std::error::Error + PartialEq + Send + Sync + 'static,
+    {
+        RuleError(Arc::new(error))
+    }
+
+    /// The error put in, if it is an `E`.
+    pub fn downcast<E: Clone + 'static>(&self) -> Option<E> {
+        self.0.as_any().downcast_ref::<E>().cloned()
+    }
+}
+
+impl PartialEq for RuleError {
+    fn eq(&self, other: &RuleError) -> bool {
+        self.0.equals(&*other.0)
+    }
+}
+
+impl fmt::Debug for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
     }
 }
 
@@ -170,4 +223,31 @@ pub fn mex(values: &mut [u64]) -> u64 {
         }
     }
     next
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::RuleError;
+
+    #[derive(Clone, Debug, PartialEq)]
+    struct Negative(i64);
+
+    impl std::fmt::Display for Negative {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "negative counter {}", self.0)
+        }
+    }
+
+    impl std::error::Error for Negative {}
+
+    #[test]
+    fn a_rule_error_comes_back_out_as_it_went_in() {
+        let error = RuleError::new(Negative(-3));
+        assert_eq!(error.downcast::<Negative>(), Some(Negative(-3)));
+        assert_eq!(error.downcast::<std::fmt::Error>(), None);
+        assert_eq!(error.to_string(), "negative counter -3");
+        assert_eq!(error, RuleError::new(Negative(-3)));
+        assert_ne!(error, RuleError::new(Negative(-4)));
+        assert_ne!(error, RuleError::new(std::fmt::Error));
+    }
 }

@@ -99,10 +99,11 @@ impl Game for Octal {
         })
     }
 
+    /// The structure of its moves, as any game with the same moves has it (a code of digits 0
+    /// and 3 is a subtraction game).
     fn structure(&self) -> super::period::Structure {
-        super::period::Structure::Octal {
-            digits: self.digits.clone(),
-        }
+        self.heap_rules()
+            .map_or(super::period::Structure::Unknown, |rules| rules.structure())
     }
 
     fn options_follow_structure(&self) -> bool {

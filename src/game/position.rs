@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 use super::loopy::{self, GValue};
 use super::pattern::{Pattern, HUGE};
 use super::period::Structure;
-use super::{budget, mex, Game, Limits, SolveError, Solver};
+use super::{budget, mex, Game, Limits, Method, SolveError, Solver};
 
 /// Which game instance a component belongs to: an index into the engine.
 pub type GameId = usize;
@@ -238,6 +238,19 @@ impl Engine {
 
     pub fn structure(&self, game: GameId) -> &Structure {
         &self.structures[game]
+    }
+
+    /// The method that computes the values of a game (loopy once a loop has been found).
+    pub fn method(&self, game: GameId) -> Method {
+        if self.is_loopy(game) {
+            return Method::Loopy;
+        }
+        self.solvers[game].method(&self.structures[game])
+    }
+
+    /// How many states of each game have a stored value, by game id.
+    pub fn stored(&self) -> Vec<usize> {
+        self.solvers.iter().map(Solver::stored).collect()
     }
 
     pub fn game(&self, id: GameId) -> &Arc<dyn Game> {

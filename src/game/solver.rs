@@ -15,15 +15,17 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::budget;
 use super::heap::HeapSequence;
 use super::lines::LineSweep;
 use super::pattern::HUGE;
+use super::period::Structure;
 use super::sweep::SweepLink;
-use super::{mex, Game, Limits, SolveError};
+use super::{mex, Game, Limits, Method, SolveError};
 use stack::{Growth, Stack};
+use tables::{DenseTable, HashedTable};
 
 mod stack;
+mod tables;
 
 pub(super) const UNKNOWN: u32 = u32::MAX;
 const ACTIVE: u32 = u32::MAX - 1;
@@ -40,41 +42,34 @@ const NEAR: usize = 4096;
 /// gives up: such a heap is answered only when its game reaches few heaps below it.
 pub const HUGE_REACH: usize = 1 << 20;
 
-/// The tables of a solver, to say which one is about to take an entry.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Table {
-    Packed,
-    Sparse,
-    Reached,
+/// How a solver stores what it knows: one mode per game, chosen when the solver is made.
+enum Store {
+    /// A heap-like game, searched heap by heap.
+    Dense(DenseTable),
+    /// Any other game, searched state by state.
+    Hashed(HashedTable),
+    /// A heap game with heap rules: its sequence replaces the search.
+    HeapSequence(Box<HeapSequence>),
+    /// A two-counter game with line rules: its sweep replaces the search (states of another
+    /// width, should any come, are searched into the table).
+    Lines(LineSweep, HashedTable),
+    /// A worker of a parallel sweep (see [`super::sweep`]): the values of its own searches,
+    /// read after the memos it shares with the others. A worker never searches a heap-like
+    /// game, a heap sequence or a line sweep: it reads what the engine knew of them.
+    Linked(SweepLink, HashedTable),
 }
 
-/// The memo of one game instance: a dense table for heap-like games (and a hash map of the
-/// heaps reached by searches beyond it), a hash map otherwise. It lives as long as the run, so
-/// every query on the same game reuses it.
+/// The memo of one game instance (see [`Store`]). It lives as long as the run, so every query
+/// on the same game reuses it.
 pub struct Solver {
     game: Arc<dyn Game>,
     /// The game's [`Game::heap_like`], asked once.
     heap_like: bool,
-    dense: Vec<u32>,
-    /// Every heap below this one has its value stored.
-    filled: usize,
-    /// Heaps beyond the dense table, valued by a search from a target that reaches few heaps.
-    reached: FxHashMap<i64, u32>,
-    sparse: FxHashMap<Box<[i64]>, u32>,
-    /// States that fit, packed into one integer (see [`pack`]): cheaper to hash and compare.
-    packed: FxHashMap<u128, u32>,
+    store: Store,
     stored: usize,
-    /// The bytes of the keys of `sparse`, each its own allocation.
-    key_bytes: usize,
     /// The arenas of searches, kept from one search to the next while they are small.
     stack: Stack,
     visits: u32,
-    /// For games with heap rules, their sequence, which replaces the search.
-    heap: Option<HeapSequence>,
-    /// For two-counter games with line rules, their sweep, which replaces the search.
-    lines: Option<LineSweep>,
-    /// For a worker of a parallel sweep, the memos it shares with the others (see [`super::sweep`]).
-    link: Option<SweepLink>,
 }
 
 /// A state of at most 15 counters, each non-negative and small enough, as one integer: the
@@ -100,75 +95,67 @@ pub(super) fn pack(state: &[i64]) -> Option<u128> {
 
 impl Solver {
     pub fn new(game: Arc<dyn Game>) -> Solver {
-        let mut solver = Solver::new_empty(game.clone(), game.heap_like());
-        solver.heap = game
-            .heap_rules()
-            .filter(|rules| rules.is_valid())
-            .map(HeapSequence::new);
-        solver.lines = game
-            .line_rules()
-            .filter(|rules| rules.is_valid())
-            .map(LineSweep::new);
-        solver
+        let heap_like = game.heap_like();
+        let store = if let Some(rules) = game.heap_rules().filter(|r| r.is_valid()) {
+            Store::HeapSequence(Box::new(HeapSequence::new(rules)))
+        } else if heap_like {
+            Store::Dense(DenseTable::default())
+        } else if let Some(rules) = game.line_rules().filter(|r| r.is_valid()) {
+            Store::Lines(LineSweep::new(rules), HashedTable::default())
+        } else {
+            Store::Hashed(HashedTable::default())
+        };
+        Solver::with_store(game, heap_like, store)
     }
 
     /// A worker's solver in a parallel sweep: empty, reading through `link`.
     pub(super) fn linked(link: SweepLink) -> Solver {
-        let mut solver = Solver::new_empty(link.base().game.clone(), link.base().heap_like);
-        solver.link = Some(link);
-        solver
+        let (game, heap_like) = (link.base().game.clone(), link.base().heap_like);
+        Solver::with_store(game, heap_like, Store::Linked(link, HashedTable::default()))
     }
 
-    fn new_empty(game: Arc<dyn Game>, heap_like: bool) -> Solver {
+    fn with_store(game: Arc<dyn Game>, heap_like: bool, store: Store) -> Solver {
         Solver {
-            heap: None,
-            lines: None,
             game,
             heap_like,
-            dense: Vec::new(),
-            filled: 0,
-            reached: FxHashMap::default(),
-            sparse: FxHashMap::default(),
-            packed: FxHashMap::default(),
+            store,
             stored: 0,
-            key_bytes: 0,
             stack: Stack::default(),
             visits: 0,
-            link: None,
+        }
+    }
+
+    fn link(&self) -> Option<&SweepLink> {
+        match &self.store {
+            Store::Linked(link, _) => Some(link),
+            _ => None,
         }
     }
 
     /// The bytes the tables hold.
     pub fn bytes(&self) -> usize {
-        self.bytes_with(None)
-    }
-
-    /// The bytes the tables hold, and hold while `growing` takes one more entry.
-    fn bytes_with(&self, growing: Option<Table>) -> usize {
-        let grows = |table| growing == Some(table);
-        budget::boxed(self.dense.capacity() * 4)
-            + budget::table(&self.packed, grows(Table::Packed))
-            + budget::table(&self.sparse, grows(Table::Sparse))
-            + budget::table(&self.reached, grows(Table::Reached))
-            + self.key_bytes
-            + self.heap.as_ref().map_or(0, HeapSequence::bytes)
-            + self.lines.as_ref().map_or(0, LineSweep::bytes)
-            + self.stack.bytes(Growth::default())
+        let tables = match &self.store {
+            Store::Dense(table) => table.bytes(None),
+            Store::Hashed(table) | Store::Linked(_, table) => table.bytes(None),
+            Store::HeapSequence(heap) => heap.bytes(),
+            Store::Lines(lines, table) => lines.bytes() + table.bytes(None),
+        };
+        tables + self.stack.bytes(Growth::default())
     }
 
     /// Takes in the values a parallel sweep found (states this solver does not hold), and how
-    /// many they are.
+    /// many they are. Workers search, and publish, only games whose solver is hashed.
     pub(super) fn absorb(
         &mut self,
         shards: impl Iterator<Item = (FxHashMap<u128, u32>, FxHashMap<Box<[i64]>, u32>)>,
         stored: usize,
     ) {
-        for (packed, sparse) in shards {
-            self.packed.extend(packed);
-            for (key, value) in sparse {
-                self.key_bytes += budget::boxed(key.len() * 8);
-                self.sparse.insert(key, value);
-            }
+        match &mut self.store {
+            Store::Hashed(table) => table.absorb(shards),
+            _ => assert_eq!(
+                stored, 0,
+                "a sweep published values of a game it never searches"
+            ),
         }
         self.stored += stored;
     }
@@ -176,13 +163,20 @@ impl Solver {
     /// The value of `state` if this solver's tables hold it, without computing anything: what a
     /// worker of a parallel sweep may read of a heap game or a line sweep.
     fn settled(&self, state: &[i64]) -> Option<u32> {
-        if let Some(heap) = &self.heap {
-            return heap.get(u64::try_from(state[0]).ok()?);
+        match &self.store {
+            Store::HeapSequence(heap) => heap.get(u64::try_from(state[0]).ok()?),
+            Store::Lines(lines, _) if state.len() == 2 => lines.get(state),
+            _ => self.known(state),
         }
-        if let Some(lines) = self.lines.as_ref().filter(|_| state.len() == 2) {
-            return lines.get(state);
+    }
+
+    /// The method that computes the values, for a game of this structure.
+    pub fn method(&self, structure: &Structure) -> Method {
+        match &self.store {
+            Store::HeapSequence(heap) => Method::heap_sequence(heap.rules(), structure),
+            Store::Lines(..) => Method::LineSweep,
+            _ => Method::Search,
         }
-        self.known(state)
     }
 
     pub fn game(&self) -> &Arc<dyn Game> {
@@ -192,12 +186,15 @@ impl Solver {
     /// For a game computed as a heap sequence, the period `(n0, p)` its theorem certified, if
     /// any (see [`HeapSequence::period`]).
     pub fn certified_period(&self) -> Option<(usize, usize)> {
-        self.heap.as_ref()?.period()
+        match &self.store {
+            Store::HeapSequence(heap) => heap.period(),
+            _ => None,
+        }
     }
 
     /// Whether the game's values come from a [`HeapSequence`] (octal-style moves).
     pub fn has_heap_sequence(&self) -> bool {
-        self.heap.is_some()
+        matches!(self.store, Store::HeapSequence(_))
     }
 
     /// How many states have a stored value.
@@ -207,27 +204,31 @@ impl Solver {
 
     /// The Grundy value of `state` (one heap for heap-like games), in canonical form.
     pub fn value(&mut self, state: &[i64], limits: &Limits) -> Result<u64, SolveError> {
-        if let Some(link) = &self.link {
-            let base = link.base();
-            if base.heap.is_some() || base.lines.is_some() || self.heap_like {
-                return base
-                    .settled(state)
-                    .map(u64::from)
-                    .ok_or(SolveError::Deferred);
+        match &mut self.store {
+            Store::Linked(link, _) => {
+                let base = link.base();
+                let searched = matches!(base.store, Store::Hashed(_));
+                if self.heap_like || !searched {
+                    return base
+                        .settled(state)
+                        .map(u64::from)
+                        .ok_or(SolveError::Deferred);
+                }
             }
-        }
-        if let Some(heap) = &mut self.heap {
-            let v = heap.value(state[0] as u64, limits)?;
-            self.stored = self.stored.max(heap.len());
-            if heap.bytes() > limits.max_memory {
-                return Err(SolveError::MemoryLimit(limits.max_memory));
+            Store::HeapSequence(heap) => {
+                let v = heap.value(state[0] as u64, limits)?;
+                self.stored = self.stored.max(heap.len());
+                if heap.bytes() > limits.max_memory {
+                    return Err(SolveError::MemoryLimit(limits.max_memory));
+                }
+                return Ok(v as u64);
             }
-            return Ok(v as u64);
-        }
-        if let Some(lines) = self.lines.as_mut().filter(|_| state.len() == 2) {
-            let v = lines.value(state, limits)?;
-            self.stored = self.stored.max(lines.len());
-            return Ok(v as u64);
+            Store::Lines(lines, _) if state.len() == 2 => {
+                let v = lines.value(state, limits)?;
+                self.stored = self.stored.max(lines.len());
+                return Ok(v as u64);
+            }
+            _ => {}
         }
         if let Some(v) = self.known(state) {
             return Ok(v as u64);
@@ -245,7 +246,7 @@ impl Solver {
     /// finds the reach dense. A heap too large for the table is answered only by the first; when
     /// only the state limit makes it too large, that limit is the reason the first gives up.
     fn heap_value(&mut self, target: i64, limits: &Limits) -> Result<(), SolveError> {
-        let gap = (target as u64).saturating_sub(self.filled as u64);
+        let gap = (target as u64).saturating_sub(self.filled() as u64);
         let fits = target < HUGE;
         let fillable = fits && (target as usize) < limits.max_states;
         if !fillable || gap > NEAR as u64 {
@@ -262,12 +263,14 @@ impl Solver {
                 result => return result,
             }
         }
-        while (self.filled as i64) < target {
-            let h = [self.filled as i64];
+        while (self.filled() as i64) < target {
+            let h = [self.filled() as i64];
             if self.known(&h).is_none() {
                 self.search(&h, None, limits)?;
             }
-            self.filled += 1;
+            if let Store::Dense(table) = &mut self.store {
+                table.filled += 1;
+            }
         }
         self.search(&[target], None, limits)
     }
@@ -296,58 +299,56 @@ impl Solver {
         (v < ACTIVE).then_some(v)
     }
 
+    /// Every heap below this one has its value in the dense table.
+    fn filled(&self) -> usize {
+        match &self.store {
+            Store::Dense(table) => table.filled,
+            _ => 0,
+        }
+    }
+
     /// The value of a state, or [`ACTIVE`] when it is being searched, or [`UNKNOWN`].
     fn slot(&self, state: &[i64]) -> u32 {
-        if self.heap_like {
-            let dense = usize::try_from(state[0])
-                .ok()
-                .and_then(|n| self.dense.get(n))
-                .copied()
-                .unwrap_or(UNKNOWN);
-            if dense != UNKNOWN || self.reached.is_empty() {
-                return dense;
+        match &self.store {
+            Store::Dense(table) => table.slot(state[0]),
+            Store::Hashed(table) | Store::Lines(_, table) => table.slot(state, pack(state)),
+            Store::HeapSequence(_) => UNKNOWN,
+            // A worker holds no heaps of its own (it never searches a heap-like game).
+            Store::Linked(..) if self.heap_like => UNKNOWN,
+            // A worker: what the engine knew, then its own searches, then the other workers'.
+            Store::Linked(link, own) => {
+                let key = pack(state);
+                match link.base().table_slot(state, key) {
+                    UNKNOWN => match own.slot(state, key) {
+                        UNKNOWN => link.fresh(state, key).unwrap_or(UNKNOWN),
+                        v => v,
+                    },
+                    v => v,
+                }
             }
-            return self.reached.get(&state[0]).copied().unwrap_or(UNKNOWN);
-        }
-        let key = pack(state);
-        let Some(link) = &self.link else {
-            return self.table_slot(state, key);
-        };
-        // A worker: what the engine knew, then its own searches, then the other workers'.
-        match link.base().table_slot(state, key) {
-            UNKNOWN => match self.table_slot(state, key) {
-                UNKNOWN => link.fresh(state, key).unwrap_or(UNKNOWN),
-                v => v,
-            },
-            v => v,
         }
     }
 
-    /// The slot of a state of a game that is not heap-like, its packed form given.
+    /// The slot of a state in the table of a hashed game, its packed form given.
     pub(super) fn table_slot(&self, state: &[i64], key: Option<u128>) -> u32 {
-        match key {
-            Some(key) => self.packed.get(&key),
-            None => self.sparse.get(state),
+        match &self.store {
+            Store::Hashed(table) | Store::Lines(_, table) => table.slot(state, key),
+            _ => UNKNOWN,
         }
-        .copied()
-        .unwrap_or(UNKNOWN)
     }
 
-    /// Fails when the tables, grown as `growing` and by `more` bytes, and the stack of the
-    /// search would go over the memory limit. A worker of a sweep counts the shared memos
-    /// instead of its own tables.
+    /// Fails when the tables and the stack of the search, grown by `growth`, would go over the
+    /// memory limit. A worker of a sweep counts the shared memos instead of its own tables.
     fn check_memory(
         &self,
         stack: &Stack,
         growth: Growth,
-        growing: Option<Table>,
-        more: usize,
         limits: &Limits,
     ) -> Result<(), SolveError> {
-        let held = stack.bytes(growth) + more;
-        match &self.link {
+        let held = stack.bytes(growth);
+        match self.link() {
             Some(link) => link.check_bytes(held, limits),
-            None if self.bytes_with(growing) + held > limits.max_memory => {
+            None if self.bytes() + held > limits.max_memory => {
                 Err(SolveError::MemoryLimit(limits.max_memory))
             }
             None => Ok(()),
@@ -361,73 +362,25 @@ impl Solver {
         stack: &Stack,
         limits: &Limits,
     ) -> Result<(), SolveError> {
-        let none = Growth::default();
-        if self.heap_like {
-            let n = state[0] as usize;
-            if n < self.dense.len() {
-                self.dense[n] = value;
-            } else if stack.reach.is_some() {
-                if !self.reached.contains_key(&state[0]) {
-                    self.check_memory(stack, none, Some(Table::Reached), 0, limits)?;
+        let held = stack.bytes(Growth::default());
+        match &mut self.store {
+            Store::Dense(table) => table.set(state[0], value, stack.reach.is_some(), held, limits),
+            Store::Hashed(table) => table.set(state, value, held, limits),
+            Store::Lines(lines, table) => table.set(state, value, held + lines.bytes(), limits),
+            Store::Linked(link, own) => {
+                let key = pack(state);
+                if !own.contains(state, key) {
+                    let entry = state.len() * 8 + SPARSE_ENTRY_BYTES;
+                    link.check_bytes(held + entry, limits)?;
                 }
-                self.reached.insert(state[0], value);
-            } else {
-                if n >= limits.max_states {
-                    return Err(SolveError::StateLimit(limits.max_states));
+                own.insert(state, key, value);
+                if value < ACTIVE {
+                    link.publish(state, value);
                 }
-                let grown = (n + 1).max(self.dense.len() * 2).min(limits.max_states);
-                let more = budget::boxed(grown * 4);
-                self.check_memory(stack, none, None, more, limits)?;
-                self.dense.resize(grown, UNKNOWN);
-                let dense = &mut self.dense;
-                self.reached
-                    .retain(|&h, &mut v| match dense.get_mut(h as usize) {
-                        Some(slot) if v < ACTIVE => {
-                            *slot = v;
-                            false
-                        }
-                        _ => true,
-                    });
-                self.dense[n] = value;
+                Ok(())
             }
-        } else {
-            let key = pack(state);
-            let new = match key {
-                Some(key) => !self.packed.contains_key(&key),
-                None => !self.sparse.contains_key(state),
-            };
-            if new {
-                match &self.link {
-                    Some(link) => link.check_bytes(
-                        stack.bytes(none) + state.len() * 8 + SPARSE_ENTRY_BYTES,
-                        limits,
-                    )?,
-                    None => {
-                        let (table, more) = match key {
-                            Some(_) => (Table::Packed, 0),
-                            None => (Table::Sparse, budget::boxed(state.len() * 8)),
-                        };
-                        self.check_memory(stack, none, Some(table), more, limits)?;
-                    }
-                }
-            }
-            match key {
-                Some(key) => {
-                    self.packed.insert(key, value);
-                }
-                None if new => {
-                    self.key_bytes += budget::boxed(state.len() * 8);
-                    self.sparse.insert(state.into(), value);
-                }
-                None => {
-                    self.sparse.insert(state.into(), value);
-                }
-            }
+            Store::HeapSequence(_) => unreachable!("a heap sequence is never searched"),
         }
-        if let Some(link) = self.link.as_ref().filter(|_| value < ACTIVE) {
-            link.publish(state, value);
-        }
-        Ok(())
     }
 
     /// Lists the options of `state` at the end of the stack's arenas, counting their bytes as
@@ -435,7 +388,8 @@ impl Solver {
     fn expand(&self, state: &[i64], stack: &mut Stack, limits: &Limits) -> Result<(), SolveError> {
         let game = &self.game;
         let heap_like = self.heap_like;
-        let tables = match &self.link {
+        let link = self.link();
+        let tables = match link {
             Some(_) => 0,
             None => self.bytes(),
         };
@@ -455,7 +409,7 @@ impl Solver {
                 values: 0,
             };
             let bytes = tables + stack.bytes(growth);
-            let over = match &self.link {
+            let over = match link {
                 Some(link) => link.check_bytes(bytes, limits).err(),
                 None => (bytes > limits.max_memory)
                     .then_some(SolveError::MemoryLimit(limits.max_memory)),
@@ -466,7 +420,7 @@ impl Solver {
             if let Some((heap, _)) = far {
                 stopped = Some(SolveError::Unknown {
                     heap,
-                    known: self.filled,
+                    known: self.filled(),
                     searched: Some(stack.pushed),
                 });
             } else if over.is_some() {
@@ -492,7 +446,7 @@ impl Solver {
     }
 
     fn push(&mut self, stack: &mut Stack, key: &[i64], limits: &Limits) -> Result<(), SolveError> {
-        let stored = match &self.link {
+        let stored = match self.link() {
             Some(link) => link.stored(),
             None => self.stored,
         };
@@ -510,7 +464,7 @@ impl Solver {
             keys: key.len(),
             ..Growth::default()
         };
-        self.check_memory(stack, growth, None, 0, limits)?;
+        self.check_memory(stack, growth, limits)?;
         stack.push(key, flat, ends);
         self.set(key, ACTIVE, stack, limits)
     }
@@ -540,24 +494,12 @@ impl Solver {
     }
 
     fn unset(&mut self, state: &[i64]) {
-        if self.heap_like {
-            match self.dense.get_mut(state[0] as usize) {
-                Some(slot) if *slot == ACTIVE => *slot = UNKNOWN,
-                _ => {
-                    self.reached.remove(&state[0]);
-                }
+        match &mut self.store {
+            Store::Dense(table) => table.unset(state[0]),
+            Store::Hashed(table) | Store::Lines(_, table) | Store::Linked(_, table) => {
+                table.unset(state)
             }
-        } else {
-            match pack(state) {
-                Some(key) => {
-                    self.packed.remove(&key);
-                }
-                None => {
-                    if self.sparse.remove(state).is_some() {
-                        self.key_bytes -= budget::boxed(state.len() * 8);
-                    }
-                }
-            }
+            Store::HeapSequence(_) => {}
         }
     }
 
@@ -629,7 +571,7 @@ impl Solver {
                 values: 1,
                 ..Growth::default()
             };
-            self.check_memory(stack, growth, None, 0, limits)?;
+            self.check_memory(stack, growth, limits)?;
         }
         stack.values.push(value);
         Ok(())

@@ -14,6 +14,8 @@ pub struct GameInfo {
     pub name: String,
     pub header: String,
     pub description: Option<String>,
+    /// The text of the declaration, as written.
+    pub declaration: String,
 }
 
 /// The games of a session: the prelude's with their values when it was loaded, and the
@@ -62,6 +64,35 @@ impl Games {
         }
     }
 
+    /// What a bare game name at the prompt answers: its name with its parameters and the
+    /// description of its declaration, then the declaration itself. `None` for a name that is
+    /// not a game declared with `game` (a `let` value is printed as usual).
+    pub fn describe(&self, session: &Session, name: &str) -> Option<String> {
+        let now = game_value(session, name)?;
+        let (info, origin) = match self.prelude.iter().find(|(info, _)| info.name == name) {
+            Some((info, Some(value))) if *value == now => (info, ", from the prelude"),
+            _ => (self.declared.get(name)?, ""),
+        };
+        let (kind, parameters) = match &now {
+            Value::Family(family) => (
+                "a game family",
+                format!(
+                    " of {}",
+                    crate::eval::expr::plural(family.arity, "parameter")
+                ),
+            ),
+            _ => ("a game", String::new()),
+        };
+        let description = match &info.description {
+            Some(d) => format!(": {d}"),
+            None => String::new(),
+        };
+        Some(format!(
+            "{} is {kind}{parameters}{origin}{description}\n{}\n",
+            info.header, info.declaration
+        ))
+    }
+
     pub fn list(&self, session: &Session) -> String {
         let mut prelude = Vec::new();
         let mut shadowed = Vec::new();
@@ -85,6 +116,7 @@ impl Games {
                         header: name.clone(),
                         description: Some(format!("= {value}")),
                         name,
+                        declaration: String::new(),
                     },
                 })
             })
@@ -143,7 +175,10 @@ fn declared(source: &str) -> Vec<GameInfo> {
         .filter_map(|(i, stmt)| match &stmt.kind {
             StmtKind::Game(decl) => {
                 let next = starts.get(i + 1).copied().unwrap_or(source.len());
-                Some(info(decl, source, stmt.span.start as usize, next))
+                let text = &source[stmt.span.start as usize..stmt.span.end as usize];
+                let mut info = info(decl, source, stmt.span.start as usize, next);
+                info.declaration = text.trim_end().to_string();
+                Some(info)
             }
             _ => None,
         })
@@ -171,5 +206,6 @@ fn info(decl: &GameDecl, source: &str, start: usize, next: usize) -> GameInfo {
         name,
         header,
         description,
+        declaration: String::new(),
     }
 }

@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 use crate::builtins::BUILTINS;
 use crate::error::{render, Error};
 use crate::eval::expr::Host;
-use crate::game::Limits;
+use crate::game::{Limits, Method};
 use crate::syntax;
+use crate::syntax::ast::StmtKind;
 use crate::Session;
 
 use self::games::Games;
@@ -69,7 +70,11 @@ pub const COMMANDS: &[(&str, &str)] = &[
     (":games", "every game defined, with its description"),
     (":load FILE", "run a game file into the session"),
     (":reset", "forget everything but the prelude"),
-    (":time", "toggle printing how long each answer took"),
+    (
+        ":time",
+        "toggle printing how long each answer took, and the method of each game it computed",
+    ),
+    (":method GAME", "how the values of a game are computed"),
     (
         ":limit N",
         "the most states one search may store; `:limit memory MIB` the most memory (`:limit` shows both)",
@@ -85,6 +90,28 @@ impl Session {
             engine.limits.max_states = limits.max_states;
             engine.limits.max_memory = limits.max_memory;
         }
+    }
+
+    /// The game that `game`, an expression (`kayles`, `bash(3)`), names in this session, with
+    /// the method that computes its values.
+    pub fn method(&mut self, game: &str) -> Result<(String, Method), Vec<Error>> {
+        let program = syntax::parse(game).map_err(|e| vec![e])?;
+        let expr = match &program.statements[..] {
+            [stmt] => match &stmt.kind {
+                StmtKind::Expr(expr) => Some(expr),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(expr) = expr else {
+            return Err(vec![Error::invalid(
+                "this is not a game",
+                crate::span::Span::new(0, game.len()),
+                "write one expression that names a game, e.g. `kayles` or `bash(3)`",
+            )]);
+        };
+        crate::check::check(&program.statements, &self.interpreter.globals())?;
+        self.interpreter.method(expr).map_err(|e| vec![e])
     }
 
     /// Every global name: games, families and `let` values, sorted.
@@ -219,6 +246,8 @@ impl Backend {
             if trimmed.is_empty() {
                 return Reply::Done(Answer::default());
             }
+        } else if line.trim().is_empty() {
+            return Reply::Done(self.abandon());
         } else {
             self.buffer.push('\n');
         }
@@ -229,22 +258,38 @@ impl Backend {
             }
         }
         let source = std::mem::take(&mut self.buffer);
+        if let Some(text) = self.games.describe(&self.session, source.trim()) {
+            return Reply::Done(Answer::output(text));
+        }
         self.entries += 1;
         let name = format!("<repl:{}>", self.entries);
         Reply::Done(self.run(&name, &source, false))
     }
 
+    /// A blank line after an unfinished entry: the entry is dropped, with a note of its first
+    /// line and what it lacked.
+    fn abandon(&mut self) -> Answer {
+        let source = std::mem::take(&mut self.buffer);
+        let lacked = match syntax::parse(&source) {
+            Err(Error::Unfinished { message, .. }) => format!(" ({message})"),
+            _ => String::new(),
+        };
+        let first = source.lines().next().unwrap_or("").trim();
+        let more = if source.lines().count() > 1 {
+            " ..."
+        } else {
+            ""
+        };
+        Answer::error(format!(
+            "not run: `{first}{more}` was unfinished{lacked}; the blank line ended it\n"
+        ))
+    }
+
     /// Runs a file into the session, as `:load FILE` does.
     pub fn load(&mut self, path: &Path) -> Answer {
-        match std::fs::read_to_string(path) {
+        match crate::read_program_file(path) {
             Ok(source) => self.run(&path.display().to_string(), &source, true),
-            Err(e) => {
-                let error = Error::Io {
-                    path: path.display().to_string(),
-                    reason: e.to_string(),
-                };
-                Answer::error(self.render(&[error], "", ""))
-            }
+            Err(error) => Answer::error(self.render(&[error], "", "")),
         }
     }
 
@@ -254,6 +299,7 @@ impl Backend {
             .interrupt
             .store(false, std::sync::atomic::Ordering::Relaxed);
         let before = self.games.snapshot(&self.session, source);
+        let stored = self.session.interpreter.stored();
         let start = Instant::now();
         let mut out = Vec::new();
         let result = if atomic {
@@ -275,6 +321,9 @@ impl Backend {
             answer
                 .output
                 .push_str(&format!("time: {}\n", duration(took)));
+            for (game, method) in self.session.interpreter.methods_since(&stored) {
+                answer.output.push_str(&format!("  {game}: {method}\n"));
+            }
         }
         answer
     }
@@ -316,8 +365,17 @@ impl Backend {
                 Answer::output(format!("timing {state}\n"))
             }
             ":limit" => self.limit(argument),
+            ":method" if argument.is_empty() => Answer::error("usage: :method GAME\n"),
+            ":method" => self.method(argument),
             _ => return Reply::Quit,
         })
+    }
+
+    fn method(&mut self, game: &str) -> Answer {
+        match self.session.method(game) {
+            Ok((name, method)) => Answer::output(format!("{name}: {method}\n")),
+            Err(errors) => Answer::error(self.render(&errors, "<method>", game)),
+        }
     }
 
     fn reset(&mut self) -> Answer {
@@ -395,9 +453,22 @@ fn help() -> String {
     );
     let examples = [
         ("let heaps = [3, 4, 5]", "a name for a value"),
+        ("let f(n) = if n < 2 then n else f(n - 1) + 1", "a function"),
+        (
+            "[n * n for n in 0..=20 if n % 3 > 0]",
+            "a list; `if` filters",
+        ),
+        (
+            "nim[repeat(5, 3) ++ [2]]",
+            "`++` joins lists; also nim[1..=12]",
+        ),
         (
             "game g on n { for k in 1..=min(3, n) { n -= k } }",
             "declare a game",
+        ),
+        (
+            "game z on s[] { for i in 0..len(s) if s[i] > 0 { for j in i..len(s) { s[j] = 0 } } }",
+            "loops in updates",
         ),
         (
             "game d = octal 0.07",
@@ -412,7 +483,15 @@ fn help() -> String {
         ("win nim[3, 4, 5]", "the winning moves"),
         ("sequence kayles 0..=83", "Grundy values of single heaps"),
         ("genus kayles 0..=20", "misère genera of single heaps"),
+        (
+            "sequence misere kayles 0..=30",
+            "misère Grundy values of single heaps",
+        ),
         ("table wythoff 0..10, 0..10", "values of a two-counter game"),
+        (
+            "sequence n xor 1 for n in 0..=20 to \"f.csv\"",
+            "any expression; saved to .csv, .json, .txt",
+        ),
         ("ppos wythoff 0..=20, 0..=20", "the P-positions in a box"),
         (
             "check grundy(bash(3)[n]) == n % 4 for n in 0..=400",

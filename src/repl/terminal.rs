@@ -59,6 +59,8 @@ pub fn run(mut backend: Backend, file: Option<&Path>) -> ExitCode {
         let answer = with_spinner(|| backend.load(path));
         show(&answer);
     }
+    // The lines of the entry being typed: stored in the history as one entry when it is done.
+    let mut entry: Vec<String> = Vec::new();
     loop {
         if let Some(helper) = editor.helper_mut() {
             helper.names = backend.names();
@@ -71,16 +73,24 @@ pub fn run(mut backend: Backend, file: Option<&Path>) -> ExitCode {
         match editor.readline(prompt) {
             Ok(line) => {
                 if !line.trim().is_empty() {
-                    let _ = editor.add_history_entry(line.as_str());
-                    history.save(&mut editor);
+                    entry.push(line.clone());
                 }
-                match with_spinner(|| backend.feed(&line)) {
+                let reply = with_spinner(|| backend.feed(&line));
+                if !matches!(reply, Reply::More) && !entry.is_empty() {
+                    let _ = editor.add_history_entry(entry.join("\n"));
+                    history.save(&mut editor);
+                    entry.clear();
+                }
+                match reply {
                     Reply::More => {}
                     Reply::Done(answer) => show(&answer),
                     Reply::Quit => break,
                 }
             }
-            Err(ReadlineError::Interrupted) => backend.discard(),
+            Err(ReadlineError::Interrupted) => {
+                backend.discard();
+                entry.clear();
+            }
             Err(ReadlineError::Eof) => break,
             Err(e) => {
                 eprintln!("error: {e}");

@@ -26,20 +26,49 @@ pub struct Stmt {
 pub enum StmtKind {
     /// `let heaps = [3, 4, 5]`
     Let { name: Ident, value: Expr },
+    /// `let f(n) = n % 3`: a function.
+    Function(FunctionDecl),
     /// `game nim on n { ... }`, `game dawson = octal 0.07`, ...
     Game(GameDecl),
     /// `grundy P`, `outcome P`, `moves P`, `win P`
     Query { query: Query, target: Expr },
-    /// `sequence kayles 0..=83`
-    Sequence { game: Expr, range: Expr },
-    /// `sequence misere kayles 0..=20`: misère Grundy values of single heaps.
-    MisereSequence { game: Expr, range: Expr },
+    /// `sequence [misere] kayles 0..=83 [to "FILE"]`: normal or misère Grundy values.
+    Sequence {
+        game: Expr,
+        range: Expr,
+        misere: bool,
+        output: Option<Output>,
+    },
+    /// `table wythoff 0..10, 0..10 [to "FILE"]`
+    Table {
+        game: Expr,
+        rows: Expr,
+        cols: Expr,
+        output: Option<Output>,
+    },
+    /// `ppos wythoff 0..=20, 0..=20 [to "FILE"]`
+    Ppos {
+        game: Expr,
+        rows: Expr,
+        cols: Expr,
+        output: Option<Output>,
+    },
+    /// `sequence EXPR for n in RANGE [to "FILE"]`: an integer, or a position's Grundy value.
+    SequenceOf {
+        value: Expr,
+        axis: Axis,
+        output: Option<Output>,
+    },
+    /// `table EXPR for a in ROWS, b in COLUMNS [to "FILE"]`, and `ppos` of the same form.
+    TableOf {
+        value: Expr,
+        rows: Axis,
+        cols: Axis,
+        ppos: bool,
+        output: Option<Output>,
+    },
     /// `genus kayles[3] + kayles[4]` (`range` is `None`) or `genus kayles 0..=20`.
     Genus { target: Expr, range: Option<Expr> },
-    /// `table wythoff 0..10, 0..10`
-    Table { game: Expr, rows: Expr, cols: Expr },
-    /// `ppos wythoff 0..=20, 0..=20`
-    Ppos { game: Expr, rows: Expr, cols: Expr },
     /// `period kayles`: preperiod, period and saltus, and whether a theorem proves them.
     Period { game: Expr },
     /// `compare kayles, kayles2 0..=1000`: the first heap where two heap games differ.
@@ -50,11 +79,12 @@ pub enum StmtKind {
     },
     /// `dot g[a]`: the game graph of a position in Graphviz form.
     Dot(Expr),
-    /// `plot sequence dawson 0..=2000 to "dawson.png"`
+    /// `plot sequence dawson 0..=2000 to "dawson.png"`, with `size 1600 x 800` (pixels) or not.
     Plot {
         plot: Plot,
         file: String,
         file_span: Span,
+        size: Option<(Expr, Expr)>,
     },
     /// `check COND for BINDER, ...`
     Check {
@@ -67,6 +97,20 @@ pub enum StmtKind {
     Print(Expr),
     /// A bare expression: its value is printed.
     Expr(Expr),
+}
+
+/// `n in RANGE`: an index of `sequence ... for` or `table ... for`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    pub name: Ident,
+    pub range: Expr,
+}
+
+/// `to "FILE"`: where the results of `sequence`, `table` or `ppos` are saved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Output {
+    pub path: String,
+    pub span: Span,
 }
 
 /// What a `plot` statement draws.
@@ -85,6 +129,15 @@ pub enum Query {
     Outcome,
     Moves,
     Win,
+}
+
+/// `let NAME(PARAMS) = BODY`: a function, which may call itself and the functions before it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDecl {
+    pub name: Ident,
+    pub params: Vec<Ident>,
+    pub body: Expr,
+    pub span: Span,
 }
 
 /// `game NAME[(PARAMS)] ...`
@@ -121,43 +174,98 @@ impl GameDef {
         };
         let mut pending: Vec<&Expr> = Vec::new();
         for rule in rules {
-            pending.extend(rule.binders.iter().map(|b| &b.value));
+            for binder in &rule.binders {
+                pending.push(&binder.value);
+                pending.extend(&binder.guard);
+            }
             pending.extend(&rule.condition);
             for update in &rule.updates {
                 pending.push(&update.value);
                 pending.extend(&update.index);
             }
-        }
-        let mut names = Vec::new();
-        while let Some(expr) = pending.pop() {
-            match &expr.kind {
-                ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) => {}
-                ExprKind::Var(name) => names.push(name.as_str()),
-                ExprKind::List(items) | ExprKind::Set(items) => pending.extend(items),
-                ExprKind::Unary(_, x) => pending.push(x),
-                ExprKind::Binary(_, l, r) => pending.extend([&**l, &**r]),
-                ExprKind::Range { start, end, .. } => {
-                    pending.push(start);
-                    pending.extend(end.as_deref());
-                }
-                ExprKind::If {
-                    condition,
-                    then,
-                    otherwise,
-                } => pending.extend([&**condition, &**then, &**otherwise]),
-                ExprKind::Call { callee, args }
-                | ExprKind::Index {
-                    target: callee,
-                    args,
-                } => {
-                    pending.push(callee);
-                    pending.extend(args);
+            let mut steps: Vec<&Step> = rule.steps.iter().collect();
+            while let Some(step) = steps.pop() {
+                match step {
+                    Step::Update(update) => {
+                        pending.push(&update.value);
+                        pending.extend(&update.index);
+                    }
+                    Step::Loop { binders, body, .. } => {
+                        for binder in binders {
+                            pending.push(&binder.value);
+                            pending.extend(&binder.guard);
+                        }
+                        steps.extend(body);
+                    }
                 }
             }
         }
-        names.sort_unstable();
-        names.dedup();
-        names
+        names_read(pending)
+    }
+}
+
+/// Every name that these expressions read, as a variable or as a function, sorted and once
+/// each (local names, such as the variables of a comprehension, are in it too).
+pub fn names_read<'e>(roots: impl IntoIterator<Item = &'e Expr>) -> Vec<&'e str> {
+    let mut pending: Vec<&Expr> = roots.into_iter().collect();
+    let mut names = Vec::new();
+    while let Some(expr) = pending.pop() {
+        if let ExprKind::Var(name) = &expr.kind {
+            names.push(name.as_str());
+        }
+        expr.children(&mut pending);
+    }
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+impl Expr {
+    /// Pushes the expressions directly inside this one (binders' domains and guards included).
+    pub fn children<'e>(&'e self, out: &mut Vec<&'e Expr>) {
+        match &self.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::Var(_) => {}
+            ExprKind::List(items) | ExprKind::Set(items) => out.extend(items),
+            ExprKind::Unary(_, x) => out.push(x),
+            ExprKind::Binary(_, l, r) => out.extend([&**l, &**r]),
+            ExprKind::Range { start, end, .. } => {
+                out.push(start);
+                out.extend(end.as_deref());
+            }
+            ExprKind::If {
+                condition,
+                then,
+                otherwise,
+            } => out.extend([&**condition, &**then, &**otherwise]),
+            ExprKind::Call { callee, args }
+            | ExprKind::Index {
+                target: callee,
+                args,
+            } => {
+                out.push(callee);
+                out.extend(args);
+            }
+            ExprKind::Comprehension { body, binders } => {
+                out.push(body);
+                for binder in binders {
+                    out.push(&binder.value);
+                    out.extend(&binder.guard);
+                }
+            }
+        }
+    }
+
+    /// The levels of the tree under this expression (1 for a leaf), found without recursion.
+    pub fn depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut pending = vec![(self, 1)];
+        let mut children = Vec::new();
+        while let Some((expr, depth)) = pending.pop() {
+            deepest = deepest.max(depth);
+            expr.children(&mut children);
+            pending.extend(children.drain(..).map(|c| (c, depth + 1)));
+        }
+        deepest
     }
 }
 
@@ -177,16 +285,45 @@ pub enum StateShape {
 pub struct Rule {
     pub binders: Vec<Binder>,
     pub condition: Option<Expr>,
+    /// The updates in order, when none is a loop (the form the compiled rules and the
+    /// recognisers read); empty when there are loops.
     pub updates: Vec<Update>,
+    /// Every step in order, when there is a loop among them; empty otherwise.
+    pub steps: Vec<Step>,
     pub span: Span,
 }
 
-/// `x in EXPR` or `x = EXPR`.
+impl Rule {
+    /// The steps of the rule, in order, loops included.
+    pub fn steps(&self) -> Vec<Step> {
+        if self.steps.is_empty() {
+            self.updates.iter().cloned().map(Step::Update).collect()
+        } else {
+            self.steps.clone()
+        }
+    }
+}
+
+/// One step of a rule's block: an update, or a loop of steps.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    Update(Update),
+    /// `for BINDER, ... { STEP; ... }`: the steps once per binding, in order.
+    Loop {
+        binders: Vec<Binder>,
+        body: Vec<Step>,
+        span: Span,
+    },
+}
+
+/// `x in EXPR` or `x = EXPR`, with an optional guard `if COND` that filters its bindings
+/// before the next binder is evaluated.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Binder {
     pub name: Ident,
     pub kind: BinderKind,
     pub value: Expr,
+    pub guard: Option<Expr>,
     pub span: Span,
 }
 
@@ -263,6 +400,11 @@ pub enum ExprKind {
         target: Box<Expr>,
         args: Vec<Expr>,
     },
+    /// `[EXPR for x in R, y in S if COND]`: the list of `EXPR` for every binding.
+    Comprehension {
+        body: Box<Expr>,
+        binders: Vec<Binder>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -284,6 +426,8 @@ pub enum BinaryOp {
     Ge,
     BitOr,
     Xor,
+    /// `a ++ b`: lists joined end to end.
+    Concat,
     BitAnd,
     Shl,
     Shr,
@@ -308,6 +452,7 @@ impl BinaryOp {
             BinaryOp::Ge => ">=",
             BinaryOp::BitOr => "|",
             BinaryOp::Xor => "xor",
+            BinaryOp::Concat => "++",
             BinaryOp::BitAnd => "&",
             BinaryOp::Shl => "<<",
             BinaryOp::Shr => ">>",

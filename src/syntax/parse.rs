@@ -10,8 +10,9 @@ use pest_derive::Parser;
 
 use super::ast::Rule as GameRule;
 use super::ast::{
-    BinaryOp, Binder, BinderKind, Expr, ExprKind, GameDecl, GameDef, GraphLine, Ident, Plot,
-    Program, Query, StateShape, Stmt, StmtKind, UnaryOp, Update, UpdateOp,
+    Axis, BinaryOp, Binder, BinderKind, Expr, ExprKind, FunctionDecl, GameDecl, GameDef, GraphLine,
+    Ident, Output, Plot, Program, Query, StateShape, Step, Stmt, StmtKind, UnaryOp, Update,
+    UpdateOp,
 };
 use super::pest_error;
 use crate::error::Error;
@@ -41,6 +42,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::infix(Rule::kw_xor, Left))
         .op(Op::infix(Rule::bit_and, Left))
         .op(Op::infix(Rule::shl, Left) | Op::infix(Rule::shr, Left))
+        .op(Op::infix(Rule::concat, Left))
         .op(Op::infix(Rule::add, Left) | Op::infix(Rule::sub, Left))
         .op(Op::infix(Rule::mul, Left) | Op::infix(Rule::div, Left) | Op::infix(Rule::rem, Left))
         .op(Op::prefix(Rule::neg))
@@ -116,6 +118,8 @@ fn parts<'i>(pair: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
                 | Rule::kw_dot
                 | Rule::kw_plot
                 | Rule::kw_to
+                | Rule::word_size
+                | Rule::word_x
                 | Rule::kw_check
                 | Rule::kw_assert
                 | Rule::kw_print
@@ -139,11 +143,10 @@ fn statement(pair: Pair<Rule>) -> Result<Stmt> {
     let span = span(&pair);
     let inner = next(&mut pair.into_inner());
     let kind = match inner.as_rule() {
-        Rule::let_stmt => let_stmt(inner)?,
+        Rule::let_stmt => let_stmt(inner, span)?,
         Rule::game_decl => StmtKind::Game(game_decl(inner)?),
         Rule::query_stmt => query_stmt(inner)?,
         Rule::sequence_stmt => sequence_stmt(inner)?,
-        Rule::misere_sequence_stmt => misere_sequence_stmt(inner)?,
         Rule::genus_stmt => genus_stmt(inner)?,
         Rule::table_stmt | Rule::ppos_stmt => table_stmt(inner)?,
         Rule::check_stmt => check_stmt(inner)?,
@@ -161,11 +164,22 @@ fn statement(pair: Pair<Rule>) -> Result<Stmt> {
     Ok(Stmt { kind, span })
 }
 
-fn let_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
+fn let_stmt(pair: Pair<Rule>, span: Span) -> Result<StmtKind> {
     let mut parts = parts(pair);
     let name = ident(next(&mut parts));
-    let value = expr(next(&mut parts))?;
-    Ok(StmtKind::Let { name, value })
+    let value = next(&mut parts);
+    if value.as_rule() != Rule::params {
+        let value = expr(value)?;
+        return Ok(StmtKind::Let { name, value });
+    }
+    let params = self::parts(value).map(ident).collect();
+    let body = expr(next(&mut parts))?;
+    Ok(StmtKind::Function(FunctionDecl {
+        name,
+        params,
+        body,
+        span,
+    }))
 }
 
 fn query_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
@@ -184,16 +198,32 @@ fn query_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
 
 fn sequence_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
     let mut parts = parts(pair);
-    let game = game_expr(next(&mut parts))?;
+    let first = next(&mut parts);
+    if first.as_rule() == Rule::swept_value {
+        let mut inner = self::parts(first);
+        let value = expr(next(&mut inner))?;
+        let axis = axis(next(&mut inner))?;
+        let output = output(parts.next())?;
+        return Ok(StmtKind::SequenceOf {
+            value,
+            axis,
+            output,
+        });
+    }
+    let misere = first.as_rule() == Rule::kw_misere;
+    let game = if misere {
+        game_expr(next(&mut parts))?
+    } else {
+        game_expr(first)?
+    };
     let range = expr(next(&mut parts))?;
-    Ok(StmtKind::Sequence { game, range })
-}
-
-fn misere_sequence_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
-    let mut parts = parts(pair).filter(|p| p.as_rule() != Rule::kw_misere);
-    let game = game_expr(next(&mut parts))?;
-    let range = expr(next(&mut parts))?;
-    Ok(StmtKind::MisereSequence { game, range })
+    let output = output(parts.next())?;
+    Ok(StmtKind::Sequence {
+        game,
+        range,
+        misere,
+        output,
+    })
 }
 
 fn genus_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
@@ -211,16 +241,60 @@ fn genus_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
 }
 
 fn table_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
-    let is_table = pair.as_rule() == Rule::table_stmt;
+    let ppos = pair.as_rule() == Rule::ppos_stmt;
     let mut parts = parts(pair);
-    let game = game_expr(next(&mut parts))?;
+    let first = next(&mut parts);
+    if first.as_rule() == Rule::swept_grid {
+        let mut inner = self::parts(first);
+        let value = expr(next(&mut inner))?;
+        let rows = axis(next(&mut inner))?;
+        let cols = axis(next(&mut inner))?;
+        let output = output(parts.next())?;
+        return Ok(StmtKind::TableOf {
+            value,
+            rows,
+            cols,
+            ppos,
+            output,
+        });
+    }
+    let game = game_expr(first)?;
     let rows = expr(next(&mut parts))?;
     let cols = expr(next(&mut parts))?;
-    Ok(if is_table {
-        StmtKind::Table { game, rows, cols }
+    let output = output(parts.next())?;
+    Ok(if ppos {
+        StmtKind::Ppos {
+            game,
+            rows,
+            cols,
+            output,
+        }
     } else {
-        StmtKind::Ppos { game, rows, cols }
+        StmtKind::Table {
+            game,
+            rows,
+            cols,
+            output,
+        }
     })
+}
+
+fn axis(pair: Pair<Rule>) -> Result<Axis> {
+    let mut parts = parts(pair).filter(|p| p.as_rule() != Rule::kw_in);
+    let name = ident(next(&mut parts));
+    let range = expr(next(&mut parts))?;
+    Ok(Axis { name, range })
+}
+
+fn output(pair: Option<Pair<Rule>>) -> Result<Option<Output>> {
+    let Some(pair) = pair else {
+        return Ok(None);
+    };
+    let path = next(&mut parts(pair));
+    Ok(Some(Output {
+        path: string(&path)?,
+        span: span(&path),
+    }))
 }
 
 fn compare_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
@@ -251,10 +325,18 @@ fn plot_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
     };
     let path = next(&mut parts);
     let file = string(&path)?;
+    let size = match parts.next() {
+        Some(size) => {
+            let mut sides = self::parts(size);
+            Some((expr(next(&mut sides))?, expr(next(&mut sides))?))
+        }
+        None => None,
+    };
     Ok(StmtKind::Plot {
         plot,
         file,
         file_span: span(&path),
+        size,
     })
 }
 
@@ -321,26 +403,45 @@ fn rule(pair: Pair<Rule>) -> Result<GameRule> {
     let span = span(&pair);
     let mut binders = Vec::new();
     let mut condition = None;
-    let mut updates = Vec::new();
+    let mut steps = Vec::new();
     for part in parts(pair) {
         match part.as_rule() {
             Rule::binder => binders.push(binder(part)?),
             Rule::expr => condition = Some(expr(part)?),
-            Rule::updates => {
-                updates = parts(part).map(update).collect::<Result<_>>()?;
-            }
+            Rule::updates => steps = block(part, 0)?,
             _ => unexpected(&part),
+        }
+    }
+    let mut updates = Vec::new();
+    if steps.iter().all(|s| matches!(s, Step::Update(_))) {
+        for step in steps.drain(..) {
+            if let Step::Update(update) = step {
+                updates.push(update);
+            }
+        }
+    }
+    // The guard of the last binder is the rule's condition: both filter the finished bindings.
+    if let (None, Some(last)) = (&condition, binders.last_mut()) {
+        if let Some(guard) = last.guard.take() {
+            last.span.end = last.value.span.end;
+            condition = Some(guard);
         }
     }
     Ok(GameRule {
         binders,
         condition,
         updates,
+        steps,
         span,
     })
 }
 
 fn binder(pair: Pair<Rule>) -> Result<Binder> {
+    Ok(binder_at(pair, 0)?.0)
+}
+
+/// A binder inside `nesting` brackets, and the depth of its deepest expression.
+fn binder_at(pair: Pair<Rule>, nesting: usize) -> Result<(Binder, usize)> {
     let span = span(&pair);
     let mut inner = pair.into_inner();
     let name = ident(next(&mut inner));
@@ -348,13 +449,61 @@ fn binder(pair: Pair<Rule>) -> Result<Binder> {
         Rule::kw_in => BinderKind::In,
         _ => BinderKind::Let,
     };
-    let value = expr(next(&mut inner))?;
-    Ok(Binder {
+    let value = nested(next(&mut inner), nesting)?;
+    let mut depth = value.depth;
+    let guard = match inner.next() {
+        Some(guard) => {
+            let guard = nested(next(&mut parts(guard)), nesting)?;
+            depth = depth.max(guard.depth);
+            Some(guard.expr)
+        }
+        None => None,
+    };
+    let binder = Binder {
         name,
         kind,
-        value,
+        value: value.expr,
+        guard,
         span,
-    })
+    };
+    Ok((binder, depth))
+}
+
+/// Loops of updates nest at most this deep.
+const MAX_LOOP_NESTING: usize = 16;
+
+/// The steps of a block `{ ... }` inside `loops` loops.
+fn block(pair: Pair<Rule>, loops: usize) -> Result<Vec<Step>> {
+    let mut steps = Vec::new();
+    for part in parts(pair) {
+        if part.as_rule() == Rule::update {
+            steps.push(Step::Update(update(part)?));
+            continue;
+        }
+        let span = span(&part);
+        if loops >= MAX_LOOP_NESTING {
+            let label = format!("more than {MAX_LOOP_NESTING} loops inside one another");
+            return Err(Error::syntax(
+                "loops of updates nested too deeply",
+                label,
+                span,
+            ));
+        }
+        let mut binders = Vec::new();
+        let mut body = Vec::new();
+        for piece in parts(part) {
+            match piece.as_rule() {
+                Rule::binder => binders.push(binder(piece)?),
+                _ => body = block(piece, loops + 1)?,
+            }
+        }
+        steps.push(Step::Loop {
+            binders,
+            body,
+            span,
+        });
+    }
+    Ok(steps)
 }
 
 fn update(pair: Pair<Rule>) -> Result<Update> {
@@ -491,10 +640,7 @@ fn primary(pair: Pair<Rule>, nesting: usize) -> Result<Node> {
             let expr = Expr { span, ..inner.expr };
             return Ok(Node { expr, ..inner });
         }
-        Rule::list => {
-            let (items, depth) = items(pair, nesting + 1)?;
-            (ExprKind::List(items), depth + 1)
-        }
+        Rule::list => list(pair, nesting + 1)?,
         Rule::set => {
             let (items, depth) = items(pair, nesting + 1)?;
             (ExprKind::Set(items), depth + 1)
@@ -548,6 +694,28 @@ fn if_expr(pair: Pair<Rule>, nesting: usize) -> Result<(ExprKind, usize)> {
         otherwise: Box::new(otherwise.expr),
     };
     Ok((kind, depth))
+}
+
+/// A list `[a, b]` or a comprehension `[EXPR for BINDER, ...]`, and its depth.
+fn list(pair: Pair<Rule>, nesting: usize) -> Result<(ExprKind, usize)> {
+    let mut depth = 0;
+    let mut items = Vec::new();
+    for part in parts(pair) {
+        if part.as_rule() == Rule::for_clause {
+            let mut binders = Vec::new();
+            for pair in parts(part) {
+                let (binder, binder_depth) = binder_at(pair, nesting)?;
+                depth = depth.max(binder_depth);
+                binders.push(binder);
+            }
+            let body = Box::new(items.pop().expect("a comprehension has a body"));
+            return Ok((ExprKind::Comprehension { body, binders }, depth + 1));
+        }
+        let item = nested(part, nesting)?;
+        depth = depth.max(item.depth);
+        items.push(item.expr);
+    }
+    Ok((ExprKind::List(items), depth + 1))
 }
 
 /// The expressions of a list, set, call or index, and the depth of the deepest.
@@ -635,6 +803,7 @@ fn infix(left: Result<Node>, op: Pair<Rule>, right: Result<Node>) -> Result<Node
         Rule::ge => BinaryOp::Ge,
         Rule::bit_or => BinaryOp::BitOr,
         Rule::kw_xor => BinaryOp::Xor,
+        Rule::concat => BinaryOp::Concat,
         Rule::bit_and => BinaryOp::BitAnd,
         Rule::shl => BinaryOp::Shl,
         Rule::shr => BinaryOp::Shr,

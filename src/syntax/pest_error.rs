@@ -25,6 +25,15 @@ pub(crate) fn convert(error: &pest::error::Error<Rule>, source: &str) -> Error {
             let wants_name = [Rule::ident, Rule::primary, Rule::operand, Rule::expr]
                 .iter()
                 .any(|wanted| positives.contains(wanted));
+            if positives.contains(&Rule::game_rule) {
+                if let Some(update) = update_at(&source[pos..]) {
+                    return Error::syntax(
+                        "expected a rule, and a rule's updates go in braces of their own",
+                        format!("an update outside a rule: write `{{ {update} }}`"),
+                        Span::new(pos, pos + update.len()),
+                    );
+                }
+            }
             let label = if wants_name && is_keyword(word) {
                 format!("`{word}` is a reserved word")
             } else {
@@ -45,6 +54,12 @@ pub(crate) fn convert(error: &pest::error::Error<Rule>, source: &str) -> Error {
         };
     }
     Error::syntax(message, label, span)
+}
+
+/// The update that `rest` starts with (`n += 1` of `n += 1 }`), if it does.
+fn update_at(rest: &str) -> Option<&str> {
+    let pairs = GrundyParser::parse(Rule::update, rest).ok()?;
+    Some(pairs.as_str().trim_end())
 }
 
 fn is_keyword(word: &str) -> bool {
@@ -177,7 +192,15 @@ pub(crate) fn rule_name(rule: Rule) -> &'static str {
         Rule::heap_state => "a heap state `n`",
         Rule::game_rule => "a rule",
         Rule::binder => "a binder (`x in ...` or `x = ...`)",
+        Rule::guard => "a guard (`if COND`)",
+        Rule::swept_value => "an expression and `for`",
+        Rule::swept_grid => "an expression and `for` with two ranges",
+        Rule::axis => "`NAME in RANGE`",
+        Rule::output => "`to \"FILE\"`",
+        Rule::for_clause => "`for` and binders",
         Rule::updates => "a block of updates",
+        Rule::step => "an update or a loop",
+        Rule::update_loop => "a loop of updates",
         Rule::update => "an update",
         Rule::update_op => "`=`, `+=` or `-=`",
         Rule::octal_def => "`= octal`",
@@ -213,6 +236,7 @@ pub(crate) fn rule_name(rule: Rule) -> &'static str {
         Rule::bit_and => "`&`",
         Rule::shl => "`<<`",
         Rule::shr => "`>>`",
+        Rule::concat => "`++`",
         Rule::add => "`+`",
         Rule::sub | Rule::neg => "`-`",
         Rule::mul => "`*`",
@@ -261,8 +285,10 @@ pub(crate) fn rule_name(rule: Rule) -> &'static str {
         Rule::kw_dot => "`dot`",
         Rule::kw_plot => "`plot`",
         Rule::kw_to => "`to`",
+        Rule::word_size => "`size`",
+        Rule::word_x => "`x`",
+        Rule::plot_size => "`size WIDTH x HEIGHT`",
         Rule::period_stmt => "a `period` statement",
-        Rule::misere_sequence_stmt => "a `sequence misere` statement",
         Rule::genus_stmt => "a `genus` statement",
         Rule::genus_heaps => "`genus GAME RANGE`",
         Rule::kw_genus => "`genus`",

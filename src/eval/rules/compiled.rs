@@ -9,6 +9,10 @@
 //! walker. The compiled form gives exactly the interpreter's options, in the same order, and the
 //! same errors: wherever an operation fails, the error is built by the interpreter's own code.
 //!
+//! Every fast path reads this form, not the AST: [`linear`] reads its rules as linear
+//! arithmetic, and [`heap_shape`] and [`line_shape`] classify that as the engine's [`HeapRules`]
+//! (octal-style moves, Nim) and [`LineRules`], so that equivalent spellings get the same method.
+//!
 //! A box binder `b in L..=h` that is the last binder of its rule, under a condition whose
 //! conjuncts before `xor(b) == 0` cannot fail, enumerates only the boxes with `xor(b) == 0`: the
 //! last coordinate is the xor of the others (when it is within its bounds). Every other binding
@@ -19,10 +23,15 @@ use std::sync::Arc;
 use super::super::expr::{combine, int_op};
 use super::super::value::Value;
 use crate::error::Error;
+use crate::game::heap::HeapRules;
+use crate::game::lines::LineRules;
 use crate::game::Emit;
 use crate::span::Span;
 use crate::syntax::ast::{BinaryOp, UpdateOp};
 
+mod heap_shape;
+mod line_shape;
+mod linear;
 mod lower;
 pub use lower::compile;
 
@@ -212,6 +221,31 @@ struct Rt {
 }
 
 impl Compiled {
+    /// For a heap game whose every rule is an octal-style move, the moves as [`HeapRules`]
+    /// (read from the linear form of the rules, see [`heap_shape`]).
+    pub fn heap_rules(&self) -> Option<HeapRules> {
+        (self.kind == Kind::Heap).then_some(())?;
+        heap_shape::heap_rules(&self.linear(1)?)
+    }
+
+    /// For a two-counter game whose every rule takes along a line, the moves as [`LineRules`].
+    pub fn line_rules(&self) -> Option<LineRules> {
+        (self.kind == Kind::Tuple(2)).then_some(())?;
+        line_shape::line_rules(&self.linear(2)?)
+    }
+
+    /// Every rule as linear arithmetic, when all of them can be read so.
+    fn linear(&self, counters: usize) -> Option<Vec<linear::LinearRule>> {
+        let mut out = Vec::new();
+        for rule in &self.rules {
+            out.extend(linear::linear_rules(rule, counters, self.ints)?);
+            if out.len() > linear::MAX_EXPANSION {
+                return None;
+            }
+        }
+        Some(out)
+    }
+
     /// Every option of `state`, as the interpreter gives them.
     pub fn options(&self, env: &Env<'_>, state: &[i64], emit: &mut Emit<'_>) -> Result<(), Error> {
         let mut rt = Rt {

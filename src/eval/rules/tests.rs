@@ -10,6 +10,7 @@ use super::{interpret_only, RuleGame};
 use crate::error::Origin;
 use crate::eval::value::Value;
 use crate::eval::Globals;
+use crate::game::period::Structure;
 use crate::game::{Game, SolveError};
 use crate::syntax::ast::{GameDecl, StmtKind};
 
@@ -340,4 +341,63 @@ fn most_random_rule_games_are_compiled() {
         compiled * 10 > parsed * 8,
         "{compiled} of {parsed} compiled"
     );
+}
+
+/// The heap rules the fast paths read from a game's compiled rules.
+fn heap_rules_of(source: &str) -> Option<crate::game::heap::HeapRules> {
+    let decl = decls(source).and_then(|mut d| d.pop()).expect("parsed");
+    game(source, decl, vec![], 1000).heap_rules()
+}
+
+#[test]
+fn equivalent_spellings_give_the_same_heap_rules() {
+    use crate::game::heap::{HeapRules, Take};
+    let split = |unequal| HeapRules {
+        takes: vec![Take {
+            take: 0,
+            none: false,
+            one: false,
+            two: true,
+            unequal,
+        }],
+        ranges: vec![],
+    };
+    for (rules, unequal) in [
+        ("for a in 1..n if a < n - a { n = [a, n - a] }", true),
+        ("for a in 1..=(n - 1) / 2 { n = [a, n - a] }", true),
+        ("for a in 1..n if 2 * a < n { n = [n - a, a] }", true),
+        ("for a in 1..=n / 2 { n = [a, n - a] }", false),
+        ("for a in 1..n { n = [a, n - a] }", false),
+        ("for a in 1..n if a <= n - a { n = [a, n - a] }", false),
+    ] {
+        let source = format!("game g on n {{ {rules} }}");
+        assert_eq!(heap_rules_of(&source), Some(split(unequal)), "{rules}");
+    }
+    let kayles = heap_rules_of(
+        "game g on n { for t in 1..=min(2, n), a in 0..=(n - t) / 2 { n = [a, n - t - a] } }",
+    );
+    for rules in [
+        "for t in 1..=2, a in 0..=(n - t) / 2 if t <= n { n = [a, n - t - a] }",
+        "for t in {1, 2}, a in 0..=(n - t) / 2 if n >= t { n = [n - t - a, a] }",
+        "for t in 1..=min(n, 2), a in 0..=n - t { n = [a, n - t - a] }",
+    ] {
+        let source = format!("game g on n {{ {rules} }}");
+        assert_eq!(heap_rules_of(&source), kayles, "{rules}");
+    }
+    assert_eq!(
+        kayles.unwrap().structure(),
+        Structure::Octal {
+            digits: vec![0, 7, 7]
+        }
+    );
+    // Not octal-like, or not provably: no heap rules.
+    for rules in [
+        "for a in 1..n if a != n - a { n = [a, n - a] }",
+        "for a in 2..=n / 2 { n = [a, n - a] }",
+        "for k in 1..=n { n -= k }\n for a in 0..n { n = [a, a] }",
+        "for k in 1..=3 { n -= k }",
+    ] {
+        let source = format!("game g on n {{ {rules} }}");
+        assert_eq!(heap_rules_of(&source), None, "{rules}");
+    }
 }

@@ -69,23 +69,20 @@ impl HeapRules {
         self.ranges.iter().any(|r| r.hi.is_none())
     }
 
-    /// The largest number of tokens a move takes, when there is one.
-    pub fn largest_take(&self) -> Option<u64> {
-        let ranges = self.ranges.iter().map(|r| r.hi);
-        let takes = self.takes.iter().map(|t| Some(t.take));
-        ranges.chain(takes).try_fold(0, |m, t| Some(m.max(t?)))
-    }
-
     fn splits(&self) -> bool {
         self.takes.iter().any(|t| t.two)
     }
 
-    /// What the periodicity theorems know of these moves: Nim when some move takes any number
-    /// of tokens and none splits, or moves that take any amount or split; a subtraction game
-    /// when every move takes a bounded number of tokens and leaves one heap or none, an octal
-    /// game when the takes are bounded and splits may leave equal heaps; otherwise nothing.
+    /// What the periodicity theorems know of these moves: when every smaller heap is an option,
+    /// Nim if no move splits, else a game that takes any amount or splits (the other options are
+    /// smaller heaps too); a subtraction game when every move takes a bounded number of tokens
+    /// and leaves one heap or none (an octal code of digits 0 and 3 too), an octal game when the
+    /// takes are bounded and splits may leave equal heaps; otherwise nothing. Equal moves give the
+    /// same structure however they are listed (one take with both flags, or two takes with one
+    /// flag each).
     pub fn structure(&self) -> Structure {
-        if self.ranges.iter().any(|r| r.lo == 1 && r.hi.is_none()) {
+        let every_smaller = TakeRange { lo: 1, hi: None };
+        if self.ranges.contains(&every_smaller) {
             let splits: Vec<Split> = (self.takes.iter().filter(|t| t.two))
                 .map(|t| Split {
                     take: t.take as usize,
@@ -101,10 +98,22 @@ impl HeapRules {
         if self.takes.iter().any(|t| t.unequal) {
             return Structure::Unknown;
         }
-        let Some(largest) = self.largest_take() else {
+        let Some(largest_range) = self.ranges.iter().try_fold(0, |m, r| Some(m.max(r.hi?))) else {
             return Structure::Unknown;
         };
-        if self.takes.iter().all(|t| t.none && t.one && !t.two) {
+        let mut digits = std::collections::BTreeMap::new();
+        for t in &self.takes {
+            let digit = t.none as u8 | (t.one as u8) << 1 | (t.two as u8) << 2;
+            if digit != 0 {
+                *digits.entry(t.take).or_insert(0u8) |= digit;
+            }
+        }
+        if digits.is_empty() && self.ranges.is_empty() {
+            return Structure::Unknown;
+        }
+        let largest_take = digits.keys().next_back().copied().unwrap_or(0);
+        let largest = largest_take.max(largest_range);
+        if digits.values().all(|&d| d == 3) {
             return Structure::Subtraction {
                 largest: largest as usize,
             };
@@ -112,19 +121,16 @@ impl HeapRules {
         if largest > MOST_OCTAL_DIGITS {
             return Structure::Unknown;
         }
-        let mut digits = vec![0u8; largest as usize + 1];
-        for t in &self.takes {
-            digits[t.take as usize] |= t.none as u8 | (t.one as u8) << 1 | (t.two as u8) << 2;
+        let mut code = vec![0u8; largest as usize + 1];
+        for (&take, &digit) in &digits {
+            code[take as usize] |= digit;
         }
         for r in &self.ranges {
             for k in r.lo..=r.hi.unwrap_or(r.lo) {
-                digits[k as usize] |= 3;
+                code[k as usize] |= 3;
             }
         }
-        while digits.len() > 1 && digits.last() == Some(&0) {
-            digits.pop();
-        }
-        Structure::Octal { digits }
+        Structure::Octal { digits: code }
     }
 }
 
@@ -213,6 +219,11 @@ impl HeapSequence {
             + self.windows.iter().map(Window::bytes).sum::<usize>()
             + self.options.bytes()
             + self.wanted.bytes()
+    }
+
+    /// The moves the sequence is computed from.
+    pub fn rules(&self) -> &HeapRules {
+        &self.rules
     }
 
     /// The certified period `(n0, p)`, if one was found.

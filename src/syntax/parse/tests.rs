@@ -33,7 +33,139 @@ fn sx(e: &Expr) -> String {
         } => format!("(if {} {} {})", sx(condition), sx(then), sx(otherwise)),
         ExprKind::Call { callee, args } => format!("(call {} {})", sx(callee), list(args)),
         ExprKind::Index { target, args } => format!("(index {} {})", sx(target), list(args)),
+        ExprKind::Comprehension { body, binders } => {
+            let binders: Vec<String> = binders.iter().map(sx_binder).collect();
+            format!("(for {} {})", sx(body), binders.join(" "))
+        }
     }
+}
+
+fn sx_binder(b: &Binder) -> String {
+    let kind = if b.kind == BinderKind::In { "in" } else { "=" };
+    let guard = b.guard.as_ref().map(|g| format!(" if {}", sx(g)));
+    format!(
+        "({} {kind} {}{})",
+        b.name.name,
+        sx(&b.value),
+        guard.unwrap_or_default()
+    )
+}
+
+#[test]
+fn comprehensions_guards_and_concatenation() {
+    assert_eq!(
+        sx(&expr_of("[a * b for a in 0..3 if a > 0, b = 6 / a]")),
+        "(for (* a b) (a in (.. 0 3) if (> a 0)) (b = (/ 6 a)))"
+    );
+    assert_eq!(
+        sx(&expr_of("[[x] for x in s if x > 1]")),
+        "(for [x] (x in s if (> x 1)))"
+    );
+    assert_eq!(sx(&expr_of("[1, 2]")), "[1 2]");
+    assert_eq!(sx(&expr_of("a ++ b + c ++ d")), "(++ (++ a (+ b c)) d)");
+}
+
+#[test]
+fn sequences_and_tables_of_expressions_and_their_files() {
+    let StmtKind::SequenceOf {
+        value,
+        axis,
+        output,
+    } = one("sequence grundy(kayles[n]) + 1 for n in 0..=9 to \"k.csv\"")
+    else {
+        panic!("not a sequence of an expression");
+    };
+    assert_eq!(sx(&value), "(+ (call grundy (index kayles n)) 1)");
+    assert_eq!(axis.name.name, "n");
+    assert_eq!(sx(&axis.range), "(..= 0 9)");
+    assert_eq!(output.unwrap().path, "k.csv");
+    let StmtKind::TableOf {
+        rows, cols, ppos, ..
+    } = one("ppos nim[a, b] for a in 0..3, b in 0..4")
+    else {
+        panic!("not a table of an expression");
+    };
+    assert!(ppos);
+    assert_eq!(
+        (rows.name.name.as_str(), cols.name.name.as_str()),
+        ("a", "b")
+    );
+    let StmtKind::Sequence { output, .. } = one("sequence kayles 0..=9 to \"k.json\"") else {
+        panic!("not a sequence");
+    };
+    assert_eq!(output.unwrap().path, "k.json");
+}
+
+#[test]
+fn loops_of_updates_are_steps() {
+    let StmtKind::Game(decl) =
+        one("game c on s[] { for i in 0..len(s) { for j in i..len(s) { s[j] = 0 }; s[i] += 1 } }")
+    else {
+        panic!("not a game");
+    };
+    let GameDef::Rules { rules, .. } = &decl.def else {
+        panic!("not rules");
+    };
+    let rule = &rules[0];
+    assert_eq!(rule.binders[0].name.name, "i");
+    assert!(rule.updates.is_empty());
+    let [Step::Loop { binders, body, .. }, Step::Update(_)] = rule.steps.as_slice() else {
+        panic!("a loop, then an update: {:?}", rule.steps);
+    };
+    assert_eq!(binders[0].name.name, "j");
+    assert!(matches!(body.as_slice(), [Step::Update(_)]));
+    let StmtKind::Game(decl) = one("game d on n { for k in 1..=n { n -= k } }") else {
+        panic!("not a game");
+    };
+    let GameDef::Rules { rules, .. } = &decl.def else {
+        panic!("not rules");
+    };
+    assert_eq!(rules[0].updates.len(), 1);
+    assert!(rules[0].steps.is_empty());
+    let mut nested = "s[0] = 0".to_string();
+    for _ in 0..17 {
+        nested = format!("for i in 0..1 {{ {nested} }}");
+    }
+    let error = parse(&format!("game e on s[] {{ {{ {nested} }} }}")).unwrap_err();
+    assert!(matches!(error, Error::Syntax { .. }), "{error:?}");
+}
+
+#[test]
+fn functions_are_declared_with_let() {
+    let StmtKind::Function(f) = one("let g(a, b) = a + b") else {
+        panic!("not a function");
+    };
+    assert_eq!(f.name.name, "g");
+    let params: Vec<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(params, ["a", "b"]);
+    assert_eq!(sx(&f.body), "(+ a b)");
+    assert!(matches!(one("let g = 3"), StmtKind::Let { .. }));
+}
+
+#[test]
+fn a_guard_on_the_last_binder_of_a_rule_is_its_condition() {
+    let StmtKind::Game(decl) =
+        one("game g on n { for b in 1..3 if b > 1, k in 1..=n if k < b { n -= k } }")
+    else {
+        panic!("not a game");
+    };
+    let GameDef::Rules { rules, .. } = &decl.def else {
+        panic!("not rules");
+    };
+    let rule = &rules[0];
+    assert_eq!(sx(&rule.binders[0].guard.clone().unwrap()), "(> b 1)");
+    assert!(rule.binders[1].guard.is_none());
+    assert_eq!(sx(rule.condition.as_ref().unwrap()), "(< k b)");
+}
+
+#[test]
+fn nested_comprehensions_are_bounded_in_depth() {
+    let mut source = "x".to_string();
+    for _ in 0..300 {
+        source = format!("[{source} for x in [1]]");
+    }
+    let error = parse(&source).unwrap_err();
+    assert!(matches!(error, Error::Syntax { .. }), "{error:?}");
 }
 
 fn stmts(source: &str) -> Vec<StmtKind> {
@@ -237,20 +369,23 @@ fn simple_statements() {
         assert_eq!((query, sx(&target).as_str()), (expected, shape), "{source}");
     }
 
-    let StmtKind::Sequence { game, range } = one("sequence kayles 0..=83") else {
+    let StmtKind::Sequence { game, range, .. } = one("sequence kayles 0..=83") else {
         panic!()
     };
     assert_eq!(
         (sx(&game), sx(&range)),
         ("kayles".into(), "(..= 0 83)".into())
     );
-    let StmtKind::Sequence { game, range } = one("sequence bash(3)[0] 1..") else {
+    let StmtKind::Sequence { game, range, .. } = one("sequence bash(3)[0] 1..") else {
         panic!()
     };
     assert_eq!(sx(&game), "(index (call bash 3) 0)");
     assert_eq!(sx(&range), "(.. 1)");
 
-    let StmtKind::Table { game, rows, cols } = one("table wythoff 0..10, 0..10") else {
+    let StmtKind::Table {
+        game, rows, cols, ..
+    } = one("table wythoff 0..10, 0..10")
+    else {
         panic!()
     };
     assert_eq!(sx(&game), "wythoff");
@@ -258,7 +393,10 @@ fn simple_statements() {
         (sx(&rows), sx(&cols)),
         ("(.. 0 10)".into(), "(.. 0 10)".into())
     );
-    let StmtKind::Ppos { game, rows, cols } = one("ppos moore(2) 0..=20, 0..=n") else {
+    let StmtKind::Ppos {
+        game, rows, cols, ..
+    } = one("ppos moore(2) 0..=20, 0..=n")
+    else {
         panic!()
     };
     assert_eq!(sx(&game), "(call moore 2)");
@@ -878,7 +1016,13 @@ proptest::proptest! {
 
 #[test]
 fn misere_sequence_and_genus_statements() {
-    let StmtKind::MisereSequence { game, range } = one("sequence misere kayles 0..=20") else {
+    let StmtKind::Sequence {
+        game,
+        range,
+        misere: true,
+        ..
+    } = one("sequence misere kayles 0..=20")
+    else {
         panic!()
     };
     assert_eq!(

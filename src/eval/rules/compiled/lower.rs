@@ -1,6 +1,8 @@
 //! Lowering a rule game's declaration to the compiled form of [`super`]: a scope of slots and
 //! constants, and static types for every expression.
 
+use std::sync::Arc;
+
 use super::{CBinder, CExpr, CRule, CUpdate, Compiled, Kind, Ty};
 use crate::eval::value::Value;
 use crate::eval::Globals;
@@ -99,6 +101,7 @@ impl<'d> Compiler<'d> {
     }
 
     fn rule(&mut self, rule: &'d Rule, kind: Kind) -> Option<CRule> {
+        rule.steps.is_empty().then_some(())?;
         let depth = self.scope.len();
         let mut binders = Vec::new();
         for binder in &rule.binders {
@@ -151,6 +154,7 @@ impl<'d> Compiler<'d> {
     }
 
     fn binder(&mut self, binder: &'d Binder) -> Option<CBinder> {
+        binder.guard.is_none().then_some(())?;
         let name = binder.name.name.as_str();
         if binder.kind == BinderKind::Let {
             let (value, ty) = self.expr(&binder.value)?;
@@ -213,7 +217,33 @@ impl<'d> Compiler<'d> {
                     items: compiled,
                 }
             }
+            ExprKind::List(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                for item in items {
+                    match self.expr(item)? {
+                        (CExpr::Const(x), Ty::Int) => values.push(x),
+                        _ => return None,
+                    }
+                }
+                CBinder::Consts {
+                    slot: self.new_int(),
+                    items: Arc::new(values),
+                }
+            }
             ExprKind::Var(v) => match self.lookup(v)? {
+                Local::Const(Value::List(items)) => {
+                    let values = items
+                        .iter()
+                        .map(|x| match x {
+                            Value::Int(x) => Some(*x),
+                            _ => None,
+                        })
+                        .collect::<Option<Vec<i64>>>()?;
+                    CBinder::Consts {
+                        slot: self.new_int(),
+                        items: Arc::new(values),
+                    }
+                }
                 Local::Const(Value::Set(items)) => {
                     let items = items.clone();
                     CBinder::Consts {

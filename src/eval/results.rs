@@ -1,0 +1,276 @@
+//! What `sequence`, `table` and `ppos` found, shown as text and saved to a file by its
+//! extension: `.csv` (a header row, then one row a value), `.json`, or `.txt` (as printed).
+
+use std::fmt::Write as _;
+
+use crate::error::Error;
+use crate::span::Span;
+
+/// A range of one index of a result: its name (`n`, `a`), first and last value.
+pub struct Axis {
+    pub name: String,
+    pub start: i64,
+    pub last: i64,
+}
+
+/// The values a sweep statement found, before they are shown or saved.
+pub enum Results {
+    /// One value for each index of `axis`, in order.
+    Sequence {
+        label: String,
+        axis: Axis,
+        values: Vec<i64>,
+    },
+    /// One row for each index of `rows`, one value in it for each index of `cols`.
+    Table {
+        label: String,
+        rows: Axis,
+        cols: Axis,
+        grid: Vec<Vec<i64>>,
+    },
+    /// The cells of a table whose value is 0, row by row.
+    Ppos {
+        label: String,
+        rows: Axis,
+        cols: Axis,
+        found: Vec<(i64, i64)>,
+    },
+}
+
+impl Results {
+    /// The answer as printed.
+    pub fn text(&self) -> String {
+        match self {
+            Results::Sequence {
+                label,
+                axis,
+                values,
+            } => {
+                let (start, last) = (axis.start, axis.last);
+                let mut text = format!("{label} {start}..={last}:");
+                let width = last.max(0).to_string().len();
+                let value_width = values
+                    .iter()
+                    .map(|v| v.to_string().len())
+                    .max()
+                    .unwrap_or(1);
+                for (row, chunk) in values.chunks(10).enumerate() {
+                    let first = start + row as i64 * 10;
+                    let shown: Vec<String> =
+                        chunk.iter().map(|v| format!("{v:>value_width$}")).collect();
+                    let _ = write!(text, "\n  {first:>width$}: {}", shown.join(" "));
+                }
+                text
+            }
+            Results::Table {
+                label,
+                rows,
+                cols,
+                grid,
+            } => {
+                let corner = format!("{}\\{}", rows.name, cols.name);
+                let width = grid
+                    .iter()
+                    .flatten()
+                    .map(|v| v.to_string().len())
+                    .chain([rows.last.to_string().len(), cols.last.to_string().len()])
+                    .max()
+                    .unwrap_or(1);
+                let mut text = format!(
+                    "{label} (rows {} = {}..={}, columns {} = {}..={})\n",
+                    rows.name, rows.start, rows.last, cols.name, cols.start, cols.last
+                );
+                let label_width = rows.last.to_string().len().max(corner.len());
+                let _ = write!(text, "{corner:>label_width$} |");
+                for b in cols.start..=cols.last {
+                    let _ = write!(text, " {b:>width$}");
+                }
+                for (i, line) in grid.iter().enumerate() {
+                    let _ = write!(text, "\n{:>label_width$} |", rows.start + i as i64);
+                    for v in line {
+                        let _ = write!(text, " {v:>width$}");
+                    }
+                }
+                text
+            }
+            Results::Ppos {
+                label,
+                rows,
+                cols,
+                found,
+            } => {
+                let shown: Vec<String> = found.iter().map(|(a, b)| format!("({a}, {b})")).collect();
+                let header = format!(
+                    "{} P-positions of {label} in {}..={}, {}..={}",
+                    found.len(),
+                    rows.start,
+                    rows.last,
+                    cols.start,
+                    cols.last,
+                );
+                match shown.is_empty() {
+                    true => header,
+                    false => format!("{header}:{}", wrapped(&shown, PPOS_LINE)),
+                }
+            }
+        }
+    }
+
+    /// The values as CSV: a header row naming the indices, then one row a value (or a
+    /// P-position).
+    pub fn csv(&self) -> String {
+        let mut out = String::new();
+        match self {
+            Results::Sequence { axis, values, .. } => {
+                let _ = writeln!(out, "{},value", axis.name);
+                for (i, v) in values.iter().enumerate() {
+                    let _ = writeln!(out, "{},{v}", axis.start + i as i64);
+                }
+            }
+            Results::Table {
+                rows, cols, grid, ..
+            } => {
+                let _ = writeln!(out, "{},{},value", rows.name, cols.name);
+                for (i, line) in grid.iter().enumerate() {
+                    for (j, v) in line.iter().enumerate() {
+                        let (a, b) = (rows.start + i as i64, cols.start + j as i64);
+                        let _ = writeln!(out, "{a},{b},{v}");
+                    }
+                }
+            }
+            Results::Ppos {
+                rows, cols, found, ..
+            } => {
+                let _ = writeln!(out, "{},{}", rows.name, cols.name);
+                for (a, b) in found {
+                    let _ = writeln!(out, "{a},{b}");
+                }
+            }
+        }
+        out
+    }
+
+    /// The values as one JSON object.
+    pub fn json(&self) -> String {
+        let axis = |a: &Axis| {
+            format!(
+                "{{\"name\": {}, \"start\": {}, \"last\": {}}}",
+                json_string(&a.name),
+                a.start,
+                a.last
+            )
+        };
+        let ints = |values: &[i64]| {
+            let shown: Vec<String> = values.iter().map(i64::to_string).collect();
+            format!("[{}]", shown.join(", "))
+        };
+        match self {
+            Results::Sequence {
+                label,
+                axis: index,
+                values,
+            } => format!(
+                "{{\"sequence\": {}, \"index\": {}, \"values\": {}}}\n",
+                json_string(label),
+                axis(index),
+                ints(values)
+            ),
+            Results::Table {
+                label,
+                rows,
+                cols,
+                grid,
+            } => {
+                let lines: Vec<String> = grid.iter().map(|line| ints(line)).collect();
+                format!(
+                    "{{\"table\": {}, \"rows\": {}, \"columns\": {}, \"values\": [{}]}}\n",
+                    json_string(label),
+                    axis(rows),
+                    axis(cols),
+                    lines.join(", ")
+                )
+            }
+            Results::Ppos {
+                label,
+                rows,
+                cols,
+                found,
+            } => {
+                let cells: Vec<String> = found.iter().map(|&(a, b)| ints(&[a, b])).collect();
+                format!(
+                    "{{\"ppos\": {}, \"rows\": {}, \"columns\": {}, \"positions\": [{}]}}\n",
+                    json_string(label),
+                    axis(rows),
+                    axis(cols),
+                    cells.join(", ")
+                )
+            }
+        }
+    }
+
+    /// Writes the results to `path` in the form its extension names; says what it wrote.
+    pub fn save(&self, path: &str, span: Span) -> Result<String, Error> {
+        let extension = std::path::Path::new(path)
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("");
+        let contents = match extension {
+            "csv" => self.csv(),
+            "json" => self.json(),
+            "txt" => format!("{}\n", self.text()),
+            _ => {
+                return Err(Error::invalid(
+                    format!("cannot tell what to write to `{path}`"),
+                    span,
+                    "name a file ending in `.csv`, `.json` or `.txt`",
+                ))
+            }
+        };
+        std::fs::write(path, contents).map_err(|e| {
+            Error::invalid(
+                format!("cannot write `{path}`: {e}"),
+                span,
+                "check that the folder exists and can be written",
+            )
+        })?;
+        Ok(format!("wrote {path}"))
+    }
+}
+
+/// The most characters of a line of `ppos` pairs, after its indent.
+const PPOS_LINE: usize = 76;
+
+/// `items` separated by spaces, in lines of at most `line` characters, each on a new line
+/// indented by two spaces.
+fn wrapped(items: &[String], line: usize) -> String {
+    let mut text = String::new();
+    let mut used = line;
+    for item in items {
+        if used + 1 + item.len() > line {
+            text.push_str("\n ");
+            used = 0;
+        }
+        text.push(' ');
+        text.push_str(item);
+        used += 1 + item.len();
+    }
+    text
+}
+
+/// A string as a JSON literal.
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

@@ -1,0 +1,100 @@
+//! Which method computes a game's values, as the engine chose it when the game was made (asked
+//! by `:method`, shown by `:time`, and compared by the tests).
+
+use std::fmt;
+
+use super::heap::HeapRules;
+use super::period::Structure;
+
+/// How the engine computes the values of one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// A heap game described as take-and-break moves ([`HeapRules`]), computed in order of heap
+    /// size by the methods of [`super::heap`].
+    HeapSequence {
+        /// Some move leaves one heap, or none, after taking a listed number of tokens.
+        takes: bool,
+        /// Some move takes any number of tokens in a range.
+        ranges: bool,
+        /// Some move splits a heap in two (computed by the sparse space when there are no ranges).
+        splits: bool,
+        /// What proves the periods found.
+        proof: Proof,
+    },
+    /// A two-counter game whose moves take along lines, swept in boxes ([`super::lines`]).
+    LineSweep,
+    /// The memoized mex search over the options the rules give.
+    Search,
+    /// A game found to have loops: generalized values by Smith's labelling ([`super::loopy`]).
+    Loopy,
+}
+
+/// What proves the periods of a heap sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// Every smaller heap is an option and no move splits: `G(n) = n`.
+    Nim,
+    /// A finite subtraction game: a period is proved once it has repeated as long as the largest take.
+    Subtraction,
+    /// An octal game: the periodicity theorem of Guy and Smith.
+    Octal,
+    /// Every smaller heap is an option and some moves split: arithmetic periods are proved by
+    /// the test of [`super::period::arithmetic`].
+    Arithmetic,
+    /// No theorem applies: periods are apparent only.
+    None,
+}
+
+impl Method {
+    /// The method of a heap sequence with these moves, whose game has this structure.
+    pub fn heap_sequence(rules: &HeapRules, structure: &Structure) -> Method {
+        Method::HeapSequence {
+            takes: rules.takes.iter().any(|t| t.none || t.one),
+            ranges: !rules.ranges.is_empty(),
+            splits: rules.takes.iter().any(|t| t.two),
+            proof: match structure {
+                Structure::Nim => Proof::Nim,
+                Structure::Subtraction { .. } => Proof::Subtraction,
+                Structure::Octal { .. } => Proof::Octal,
+                Structure::TakeAnyOrSplit { .. } => Proof::Arithmetic,
+                Structure::Unknown => Proof::None,
+            },
+        }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (takes, ranges, splits, proof) = match self {
+            Method::HeapSequence {
+                takes,
+                ranges,
+                splits,
+                proof,
+            } => (*takes, *ranges, *splits, *proof),
+            Method::LineSweep => return write!(f, "line sweep (two counters, moves along lines)"),
+            Method::Search => return write!(f, "plain memoized search"),
+            Method::Loopy => return write!(f, "loopy: generalized values by Smith's labelling"),
+        };
+        write!(f, "heap sequence: ")?;
+        if splits && !ranges {
+            write!(f, "sparse space, ")?;
+        }
+        let moves: Vec<&str> = [
+            (takes, "takes"),
+            (ranges, "take ranges"),
+            (splits, "splits"),
+        ]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+        write!(f, "{}", moves.join(" and "))?;
+        match proof {
+            Proof::Nim => write!(f, "; G(n) = n (every smaller heap is an option)"),
+            Proof::Subtraction => write!(f, "; periods proved (subtraction game)"),
+            Proof::Octal => write!(f, "; periods proved by Guy–Smith"),
+            Proof::Arithmetic => write!(f, "; arithmetic periods proved (take any or split)"),
+            Proof::None => write!(f, "; periods apparent only"),
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! The tables a search stores its values in: a dense table for heap-like games, hash maps of
+//! packed and boxed keys for the others. Each counts its bytes as [`budget`] does, and checks
+//! the memory limit before it grows.
+
+use rustc_hash::FxHashMap;
+
+use super::super::budget;
+use super::super::{Limits, SolveError};
+use super::{pack, ACTIVE, UNKNOWN};
+
+/// The table of a solver about to take an entry.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Table {
+    Packed,
+    Sparse,
+    Reached,
+}
+
+fn within(bytes: usize, limits: &Limits) -> Result<(), SolveError> {
+    if bytes > limits.max_memory {
+        return Err(SolveError::MemoryLimit(limits.max_memory));
+    }
+    Ok(())
+}
+
+/// The values of a heap-like game: every heap below `filled` in order, and the heaps beyond the
+/// table that searches of sparse reach valued.
+#[derive(Default)]
+pub(super) struct DenseTable {
+    values: Vec<u32>,
+    /// Every heap below this one has its value stored.
+    pub filled: usize,
+    /// Heaps beyond the dense table, valued by a search from a target that reaches few heaps.
+    reached: FxHashMap<i64, u32>,
+}
+
+impl DenseTable {
+    pub fn slot(&self, heap: i64) -> u32 {
+        let dense = usize::try_from(heap)
+            .ok()
+            .and_then(|n| self.values.get(n))
+            .copied()
+            .unwrap_or(UNKNOWN);
+        if dense != UNKNOWN || self.reached.is_empty() {
+            return dense;
+        }
+        self.reached.get(&heap).copied().unwrap_or(UNKNOWN)
+    }
+
+    pub fn bytes(&self, growing: Option<Table>) -> usize {
+        budget::boxed(self.values.capacity() * 4)
+            + budget::table(&self.reached, growing == Some(Table::Reached))
+    }
+
+    /// Stores the value of `heap`: beyond the table when a search of sparse reach (`reaching`)
+    /// found it, else in the table, grown to take it. `held`: the other bytes the solver holds.
+    pub fn set(
+        &mut self,
+        heap: i64,
+        value: u32,
+        reaching: bool,
+        held: usize,
+        limits: &Limits,
+    ) -> Result<(), SolveError> {
+        let n = heap as usize;
+        if n < self.values.len() {
+            self.values[n] = value;
+        } else if reaching {
+            if !self.reached.contains_key(&heap) {
+                within(self.bytes(Some(Table::Reached)) + held, limits)?;
+            }
+            self.reached.insert(heap, value);
+        } else {
+            if n >= limits.max_states {
+                return Err(SolveError::StateLimit(limits.max_states));
+            }
+            let grown = (n + 1).max(self.values.len() * 2).min(limits.max_states);
+            within(self.bytes(None) + held + budget::boxed(grown * 4), limits)?;
+            self.values.resize(grown, UNKNOWN);
+            let values = &mut self.values;
+            self.reached
+                .retain(|&h, &mut v| match values.get_mut(h as usize) {
+                    Some(slot) if v < ACTIVE => {
+                        *slot = v;
+                        false
+                    }
+                    _ => true,
+                });
+            self.values[n] = value;
+        }
+        Ok(())
+    }
+
+    pub fn unset(&mut self, heap: i64) {
+        match self.values.get_mut(heap as usize) {
+            Some(slot) if *slot == ACTIVE => *slot = UNKNOWN,
+            _ => {
+                self.reached.remove(&heap);
+            }
+        }
+    }
+}
+
+/// The values of a game that is not heap-like: states that fit packed into one integer (see
+/// [`pack`]), cheaper to hash and compare, and the others boxed.
+#[derive(Default)]
+pub(super) struct HashedTable {
+    packed: FxHashMap<u128, u32>,
+    sparse: FxHashMap<Box<[i64]>, u32>,
+    /// The bytes of the keys of `sparse`, each its own allocation.
+    key_bytes: usize,
+}
+
+impl HashedTable {
+    /// The slot of a state, its packed form given.
+    pub fn slot(&self, state: &[i64], key: Option<u128>) -> u32 {
+        match key {
+            Some(key) => self.packed.get(&key),
+            None => self.sparse.get(state),
+        }
+        .copied()
+        .unwrap_or(UNKNOWN)
+    }
+
+    pub fn bytes(&self, growing: Option<Table>) -> usize {
+        budget::table(&self.packed, growing == Some(Table::Packed))
+            + budget::table(&self.sparse, growing == Some(Table::Sparse))
+            + self.key_bytes
+    }
+
+    pub fn contains(&self, state: &[i64], key: Option<u128>) -> bool {
+        match key {
+            Some(key) => self.packed.contains_key(&key),
+            None => self.sparse.contains_key(state),
+        }
+    }
+
+    /// Stores the value of `state`, checking first that a new entry keeps the table and the
+    /// `held` bytes within the memory limit.
+    pub fn set(
+        &mut self,
+        state: &[i64],
+        value: u32,
+        held: usize,
+        limits: &Limits,
+    ) -> Result<(), SolveError> {
+        let key = pack(state);
+        if !self.contains(state, key) {
+            let (table, more) = match key {
+                Some(_) => (Table::Packed, 0),
+                None => (Table::Sparse, budget::boxed(state.len() * 8)),
+            };
+            within(self.bytes(Some(table)) + held + more, limits)?;
+        }
+        self.insert(state, key, value);
+        Ok(())
+    }
+
+    /// Stores the value of `state` without a check (a sweep worker's, counted by the sweep).
+    pub fn insert(&mut self, state: &[i64], key: Option<u128>, value: u32) {
+        match key {
+            Some(key) => {
+                self.packed.insert(key, value);
+            }
+            None => {
+                if self.sparse.insert(state.into(), value).is_none() {
+                    self.key_bytes += budget::boxed(state.len() * 8);
+                }
+            }
+        }
+    }
+
+    pub fn unset(&mut self, state: &[i64]) {
+        match pack(state) {
+            Some(key) => {
+                self.packed.remove(&key);
+            }
+            None => {
+                if self.sparse.remove(state).is_some() {
+                    self.key_bytes -= budget::boxed(state.len() * 8);
+                }
+            }
+        }
+    }
+
+    /// Takes in the values of a parallel sweep's shards.
+    pub fn absorb(
+        &mut self,
+        shards: impl Iterator<Item = (FxHashMap<u128, u32>, FxHashMap<Box<[i64]>, u32>)>,
+    ) {
+        for (packed, sparse) in shards {
+            self.packed.extend(packed);
+            for (key, value) in sparse {
+                self.key_bytes += budget::boxed(key.len() * 8);
+                self.sparse.insert(key, value);
+            }
+        }
+    }
+}

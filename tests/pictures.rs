@@ -1,0 +1,160 @@
+//! Pictures: their size (the default, and `size W x H`), and their text, read from the SVG: a
+//! title naming the game and the range, the names of the axes, tick labels, and for a table a
+//! colour bar. The P-positions drawn are counted against a brute force written here.
+
+use std::path::{Path, PathBuf};
+
+fn scratch(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
+
+fn run(source: &str) -> String {
+    grundy::run_to_string("pictures", source).unwrap_or_else(|e| panic!("{source}:\n{e}"))
+}
+
+/// The texts of an SVG's `<text>` elements, in order.
+fn texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .map(|t| {
+            let body = &t[t.find('>').unwrap() + 1..];
+            body[..body.find("</text>").unwrap()].trim().to_string()
+        })
+        .collect()
+}
+
+fn svg_size(svg: &str) -> (String, String) {
+    let head = &svg[..svg.find('>').unwrap()];
+    let attribute = |name: &str| {
+        let at = head.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        head[at..at + head[at..].find('"').unwrap()].to_string()
+    };
+    (attribute("width"), attribute("height"))
+}
+
+fn png_size(path: &Path) -> (u32, u32) {
+    let bytes = std::fs::read(path).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    let side = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    (side(16), side(20))
+}
+
+/// Wythoff's game by brute force: how many P-positions in `0..rows` x `0..cols`.
+fn wythoff_p_positions(rows: usize, cols: usize) -> usize {
+    let n = rows.max(cols);
+    let mut value = vec![vec![0u64; n]; n];
+    let mut zeros = 0;
+    for a in 0..n {
+        for b in 0..n {
+            let mut seen = std::collections::BTreeSet::new();
+            seen.extend((0..a).map(|x| value[x][b]));
+            seen.extend((0..b).map(|y| value[a][y]));
+            seen.extend((1..=a.min(b)).map(|k| value[a - k][b - k]));
+            value[a][b] = (0..).find(|v| !seen.contains(v)).unwrap();
+            if value[a][b] == 0 && a < rows && b < cols {
+                zeros += 1;
+            }
+        }
+    }
+    zeros
+}
+
+#[test]
+fn a_sequence_plot_has_a_title_axes_and_ticks() {
+    let svg_path = scratch("kayles.svg");
+    let answer = run(&format!(
+        "plot sequence kayles 0..=100 to {:?}",
+        svg_path.display().to_string()
+    ));
+    assert!(answer.contains("(1200 x 600 pixels)"), "{answer}");
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    assert_eq!(svg_size(&svg), ("1200".into(), "600".into()));
+    let texts = texts(&svg);
+    for wanted in [
+        "kayles: Grundy values of heaps 0..=100",
+        "heap n",
+        "Grundy value",
+        "0",
+        "50",
+        "100",
+        "8",
+    ] {
+        assert!(
+            texts.iter().any(|t| t == wanted),
+            "no {wanted:?} in {texts:?}"
+        );
+    }
+    assert_eq!(svg.matches("<circle").count(), 101);
+}
+
+#[test]
+fn size_sets_the_pixels_of_png_and_svg_alike() {
+    let png = scratch("sized.png");
+    let svg = scratch("sized.svg");
+    let answer = run(&format!(
+        "let w = 800\nplot sequence dawson 0..=300 to {:?} size w x w / 2\n\
+         plot table wythoff 0..20, 0..30 to {:?} size 1600 x 900",
+        png.display().to_string(),
+        svg.display().to_string()
+    ));
+    assert!(answer.contains("(800 x 400 pixels)") && answer.contains("(1600 x 900 pixels)"));
+    assert_eq!(png_size(&png), (800, 400));
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(svg_size(&svg), ("1600".into(), "900".into()));
+    let refused = grundy::run_to_string(
+        "pictures",
+        &format!(
+            "plot sequence nim 0..9 to {:?} size 10 x 10",
+            png.display().to_string()
+        ),
+    )
+    .unwrap_err();
+    assert!(
+        refused.contains("a side is 200 to 8192 pixels"),
+        "{refused}"
+    );
+    let refused = grundy::run_to_string(
+        "pictures",
+        "plot sequence nim 0..9 to \"x.png\" size true x 10",
+    )
+    .unwrap_err();
+    assert!(refused.contains("grundy::type_mismatch"), "{refused}");
+}
+
+#[test]
+fn a_table_plot_has_axes_and_a_colour_bar() {
+    let svg_path = scratch("wythoff.svg");
+    let png_path = scratch("wythoff.png");
+    let answer = run(&format!(
+        "plot table wythoff 0..41, 0..40 to {:?}\nplot table wythoff 0..41, 0..40 to {:?}",
+        svg_path.display().to_string(),
+        png_path.display().to_string()
+    ));
+    // 41 x 40 cells of 800 / 41 = 19 pixels, with room for the title, axes and colour bar.
+    assert!(answer.contains("(999 x 890 pixels)"), "{answer}");
+    assert_eq!(png_size(&png_path), (999, 890));
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    assert_eq!(svg_size(&svg), ("999".into(), "890".into()));
+    let texts = texts(&svg);
+    for wanted in [
+        "wythoff: Grundy values, a = 0..=40, b = 0..=39",
+        "a (first counter)",
+        "b (second counter)",
+        "value",
+        "0",
+        "20",
+        "40",
+    ] {
+        assert!(
+            texts.iter().any(|t| t == wanted),
+            "no {wanted:?} in {texts:?}"
+        );
+    }
+    // Every P-position is a black cell, and the colour bar starts with one black band.
+    let cells: Vec<&str> = svg.split("<rect").skip(1).collect();
+    let black_cells = cells
+        .iter()
+        .filter(|r| r[..r.find('>').unwrap()].contains("fill=\"#000000\""))
+        .count();
+    assert_eq!(black_cells, wythoff_p_positions(41, 40) + 1);
+}
