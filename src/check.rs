@@ -192,6 +192,29 @@ impl Checker<'_> {
                 );
                 self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=83`");
             }
+            StmtKind::Genus {
+                target,
+                range: None,
+            } => {
+                self.expect(
+                    target,
+                    &[Ty::Position],
+                    "a position",
+                    "write a game with a state, e.g. `kayles[3] + kayles[4]`, or a heap game and a range, e.g. `genus kayles 0..=20`",
+                );
+            }
+            StmtKind::Genus {
+                target,
+                range: Some(range),
+            } => {
+                self.game_arg(
+                    target,
+                    Shape::Heaps,
+                    "a heap game",
+                    "`genus GAME RANGE` takes a game played on one heap",
+                );
+                self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=20`");
+            }
             StmtKind::Table {
                 game, rows, cols, ..
             }

@@ -3,6 +3,7 @@
 pub mod builtins;
 mod explore;
 pub mod expr;
+mod misere;
 mod function;
 mod plot;
 mod read;
@@ -255,6 +256,7 @@ impl Interpreter {
                 self.table_of(value, rows, cols, *ppos, &origin.text)?,
                 output,
             )?,
+            StmtKind::Genus { target, range } => self.genus(target, range.as_ref())?,
             StmtKind::Check { condition, binders } => self.check(condition, binders)?,
             StmtKind::Period { game } => self.period(game)?,
             StmtKind::Compare { left, right, range } => self.compare(left, right, range)?,
@@ -983,4 +985,16 @@ fn explain<'a>(eval: &mut Eval<'_, 'a>, condition: &'a Expr) -> String {
         }
     }
     "the condition evaluated to false".to_string()
+}
+
+/// The values of heaps `start..=last` under a heading, ten to a row, each row headed by its
+/// first heap.
+fn heap_rows(heading: &str, start: i64, last: i64, shown: &[String]) -> String {
+    let mut text = format!("{heading} {start}..={last}:");
+    let width = last.max(0).to_string().len();
+    for (row, chunk) in shown.chunks(10).enumerate() {
+        let first = start + row as i64 * 10;
+        text.push_str(&format!("\n  {first:>width$}: {}", chunk.join(" ")));
+    }
+    text
 }

@@ -6,6 +6,7 @@ pub mod graph;
 pub mod heap;
 pub mod lines;
 pub mod loopy;
+pub mod misere;
 pub mod method;
 pub mod moves;
 pub mod octal;

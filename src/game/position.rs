@@ -204,6 +204,7 @@ pub struct Engine {
     misere: FxHashMap<Vec<Part>, u32>,
     /// The bytes of the keys of `misere`, beyond the table's own.
     misere_bytes: usize,
+    pub(super) genus_memo: super::misere::GenusMemo,
     pub limits: Limits,
     /// Whether this is the engine of a worker of a parallel sweep (see [`super::sweep`]).
     pub(super) in_sweep: bool,
@@ -223,6 +224,7 @@ impl Engine {
             loopy: FxHashMap::default(),
             misere: FxHashMap::default(),
             misere_bytes: 0,
+            genus_memo: Default::default(),
             limits,
             in_sweep: false,
         }
@@ -410,7 +412,7 @@ impl Engine {
 
     /// Components that can never move (a heap of 0 with no options, say) are dropped from misère
     /// keys, so that sums differing only by them share their value.
-    fn misere_key(&mut self, parts: &[Part]) -> Result<Vec<Part>, SolveError> {
+    pub(super) fn misere_key(&mut self, parts: &[Part]) -> Result<Vec<Part>, SolveError> {
         let mut key = Vec::with_capacity(parts.len());
         for part in parts {
             if !self.part_options(part)?.is_empty() {
@@ -421,7 +423,7 @@ impl Engine {
         Ok(key)
     }
 
-    fn misere_options(&mut self, key: &[Part]) -> Result<Vec<Vec<Part>>, SolveError> {
+    pub(super) fn misere_options(&mut self, key: &[Part]) -> Result<Vec<Vec<Part>>, SolveError> {
         let mut options = Vec::new();
         for (i, part) in key.iter().enumerate() {
             if i > 0 && key[i - 1] == *part {
@@ -479,21 +481,10 @@ impl Engine {
                 let child = options[*next].clone();
                 *next += 1;
                 match self.misere.get(&child) {
-                    Some(&ACTIVE) => {
-                        let start = stack.iter().position(|f| f.0 == child).unwrap_or(0);
-                        let mut cycle: Vec<String> =
-                            stack[start..].iter().map(|f| self.describe(&f.0)).collect();
-                        cycle.push(self.describe(&child));
-                        return Err(SolveError::Loop(cycle));
-                    }
+                    Some(&ACTIVE) => return Err(self.misere_loop(stack, &child)),
                     Some(_) => {}
                     None => {
-                        if self.misere.len() >= self.limits.max_states {
-                            return Err(SolveError::StateLimit(self.limits.max_states));
-                        }
-                        if self.misere.len().is_multiple_of(4096) {
-                            self.limits.check_interrupt()?;
-                        }
+                        self.misere_room(self.misere.len())?;
                         let grand = self.misere_options(&child)?;
                         let frame = misere_frame_bytes(&child, &grand);
                         let held = budget::table(&self.misere, true)
@@ -527,6 +518,30 @@ impl Engine {
         Ok(())
     }
 
+    /// The loop a misère search met: the sums on the stack from `child` on, then `child`.
+    pub(super) fn misere_loop<O>(
+        &self,
+        stack: &[(Vec<Part>, O, usize)],
+        child: &Vec<Part>,
+    ) -> SolveError {
+        let start = stack.iter().position(|f| f.0 == *child).unwrap_or(0);
+        let mut cycle: Vec<String> = stack[start..].iter().map(|f| self.describe(&f.0)).collect();
+        cycle.push(self.describe(child));
+        SolveError::Loop(cycle)
+    }
+
+    /// Whether a misère search holding `stored` sums may store one more (and Ctrl-C is not
+    /// pressed).
+    pub(super) fn misere_room(&self, stored: usize) -> Result<(), SolveError> {
+        if stored >= self.limits.max_states {
+            return Err(SolveError::StateLimit(self.limits.max_states));
+        }
+        if stored.is_multiple_of(4096) {
+            self.limits.check_interrupt()?;
+        }
+        Ok(())
+    }
+
     /// Shows a sum of components, e.g. `nim[1] + nim[4]`.
     pub fn describe(&self, parts: &[Part]) -> String {
         if parts.is_empty() {
@@ -541,7 +556,7 @@ impl Engine {
 }
 
 /// The bytes of a list of components: the list's buffer and each state's.
-fn parts_bytes(parts: &Vec<Part>) -> usize {
+pub(super) fn parts_bytes(parts: &Vec<Part>) -> usize {
     budget::vector(parts, 0)
         + parts
             .iter()
@@ -550,6 +565,6 @@ fn parts_bytes(parts: &Vec<Part>) -> usize {
 }
 
 /// The bytes a misère frame holds beyond its place on the stack: its key and its options.
-fn misere_frame_bytes(key: &Vec<Part>, options: &Vec<Vec<Part>>) -> usize {
+pub(super) fn misere_frame_bytes(key: &Vec<Part>, options: &Vec<Vec<Part>>) -> usize {
     parts_bytes(key) + budget::vector(options, 0) + options.iter().map(parts_bytes).sum::<usize>()
 }

@@ -51,6 +51,7 @@ pub const KEYWORDS: &[&str] = &[
     "table",
     "ppos",
     "period",
+    "genus",
     "compare",
     "dot",
     "plot",
@@ -481,6 +482,7 @@ fn help() -> String {
         ),
         ("win nim[3, 4, 5]", "the winning moves"),
         ("sequence kayles 0..=83", "Grundy values of single heaps"),
+        ("genus kayles 0..=20", "misère genera of single heaps"),
         (
             "sequence misere kayles 0..=30",
             "misère Grundy values of single heaps",

@@ -67,6 +67,8 @@ pub enum StmtKind {
         ppos: bool,
         output: Option<Output>,
     },
+    /// `genus kayles[3] + kayles[4]` (`range` is `None`) or `genus kayles 0..=20`.
+    Genus { target: Expr, range: Option<Expr> },
     /// `period kayles`: preperiod, period and saltus, and whether a theorem proves them.
     Period { game: Expr },
     /// `compare kayles, kayles2 0..=1000`: the first heap where two heap games differ.

@@ -113,6 +113,7 @@ fn parts<'i>(pair: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
                 | Rule::kw_table
                 | Rule::kw_ppos
                 | Rule::kw_period
+                | Rule::kw_genus
                 | Rule::kw_compare
                 | Rule::kw_dot
                 | Rule::kw_plot
@@ -146,6 +147,7 @@ fn statement(pair: Pair<Rule>) -> Result<Stmt> {
         Rule::game_decl => StmtKind::Game(game_decl(inner)?),
         Rule::query_stmt => query_stmt(inner)?,
         Rule::sequence_stmt => sequence_stmt(inner)?,
+        Rule::genus_stmt => genus_stmt(inner)?,
         Rule::table_stmt | Rule::ppos_stmt => table_stmt(inner)?,
         Rule::check_stmt => check_stmt(inner)?,
         Rule::period_stmt => StmtKind::Period {
@@ -221,6 +223,20 @@ fn sequence_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
         range,
         misere,
         output,
+    })
+}
+
+fn genus_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
+    let what = next(&mut parts(pair));
+    if what.as_rule() == Rule::genus_heaps {
+        let mut parts = parts(what);
+        let target = game_expr(next(&mut parts))?;
+        let range = Some(expr(next(&mut parts))?);
+        return Ok(StmtKind::Genus { target, range });
+    }
+    Ok(StmtKind::Genus {
+        target: expr(what)?,
+        range: None,
     })
 }
 

@@ -1013,3 +1013,43 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn misere_sequence_and_genus_statements() {
+    let StmtKind::Sequence {
+        game,
+        range,
+        misere: true,
+        ..
+    } = one("sequence misere kayles 0..=20")
+    else {
+        panic!()
+    };
+    assert_eq!(
+        (sx(&game), sx(&range)),
+        ("kayles".into(), "(..= 0 20)".into())
+    );
+    let StmtKind::Sequence { game, .. } = one("sequence misere_nim 0..=20") else {
+        panic!()
+    };
+    assert_eq!(sx(&game), "misere_nim");
+    let StmtKind::Genus { target, range } = one("genus bash(3) 0..=20") else {
+        panic!()
+    };
+    assert_eq!(sx(&target), "(call bash 3)");
+    assert_eq!(range.map(|r| sx(&r)).as_deref(), Some("(..= 0 20)"));
+    for (source, shape) in [
+        ("genus kayles[3]", "(index kayles 3)"),
+        (
+            "genus kayles[3] + kayles[4]",
+            "(+ (index kayles 3) (index kayles 4))",
+        ),
+        ("genus misere nim[2, 3]", "(misere (index nim 2 3))"),
+    ] {
+        let StmtKind::Genus { target, range } = one(source) else {
+            panic!("{source}")
+        };
+        assert_eq!((sx(&target).as_str(), range), (shape, None), "{source}");
+    }
+    assert!(parse("let genus = 1\nprint genus + 1").is_ok());
+}

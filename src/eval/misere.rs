@@ -1,0 +1,68 @@
+//! `sequence misere` and `genus`: misère values and genera of single heaps and positions.
+
+use super::expr::{solve_error, Eval, Host};
+use super::{heap_rows, Interpreter};
+use crate::error::Error;
+use crate::game::{GameId, Part, Position};
+use crate::syntax::ast::Expr;
+
+impl Interpreter {
+    /// The name of a heap game, its id and the ends of a range of heaps, checked against the
+    /// limit of a sequence.
+    pub(super) fn heaps_of(
+        &mut self,
+        game: &Expr,
+        range: &Expr,
+        what: &str,
+    ) -> Result<(String, GameId, i64, i64), Error> {
+        let game = self.heap_game(game, what)?;
+        let (start, last) = self.finite_range(range)?;
+        self.bound_size(
+            last as i128 - start as i128 + 1,
+            "this sequence",
+            range.span,
+        )?;
+        Ok((game.display.clone(), game.id, start, last))
+    }
+
+    pub(super) fn genus(&mut self, target: &Expr, range: Option<&Expr>) -> Result<String, Error> {
+        let Some(range) = range else {
+            let p = Eval::new(self).position(target)?;
+            let genus = self
+                .engine
+                .genus(&p.position)
+                .map_err(|e| solve_error(e, target.span))?;
+            return Ok(format!(
+                "{}: genus {genus}",
+                p.show_parts(p.position.parts())
+            ));
+        };
+        let (display, id, start, last) = self.heaps_of(target, range, "genus")?;
+        let mut shown = Vec::new();
+        for n in start..=last.max(start - 1) {
+            let part = heap(id, n);
+            if self.interrupted() {
+                return Err(Error::Interrupted);
+            }
+            let genus = self
+                .engine
+                .genus(&Position::new(vec![part], false))
+                .map_err(|e| solve_error(e, range.span))?;
+            shown.push(genus.to_string());
+        }
+        Ok(heap_rows(
+            &format!("genus of {display}"),
+            start,
+            last,
+            &shown,
+        ))
+    }
+}
+
+/// Heap `n` of a heap game.
+pub(super) fn heap(game: GameId, n: i64) -> Part {
+    Part {
+        game,
+        state: Box::new([n]),
+    }
+}

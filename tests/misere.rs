@@ -1,0 +1,298 @@
+//! Misère values and genera of heap games against a brute force written here (misère mex
+//! recursion on sums of heaps and nim heaps of 1 and 2), and against CGSuite's published misère
+//! values of Kayles.
+
+use std::collections::HashMap;
+
+fn run(source: &str) -> String {
+    grundy::run_to_string("test", source).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The entries of a `sequence`-style listing (heading, then rows `  n: v v v`).
+fn entries(out: &str) -> Vec<String> {
+    out.lines()
+        .skip(1)
+        .flat_map(|line| line.split_once(':').unwrap().1.split_whitespace())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The options of a heap of a game, as lists of heaps.
+type Rules = fn(u64) -> Vec<Vec<u64>>;
+
+fn nim(n: u64) -> Vec<Vec<u64>> {
+    (0..n).map(|k| vec![k]).collect()
+}
+
+/// Take 1 or 2 adjacent pins; the rest of the row may be left in two parts.
+fn kayles(n: u64) -> Vec<Vec<u64>> {
+    let mut options = Vec::new();
+    for t in 1..=n.min(2) {
+        for a in 0..=(n - t) / 2 {
+            options.push(vec![a, n - t - a]);
+        }
+    }
+    options
+}
+
+/// Octal 0.07: take exactly 2, leaving zero, one or two heaps.
+fn dawson(n: u64) -> Vec<Vec<u64>> {
+    if n < 2 {
+        return Vec::new();
+    }
+    (0..=(n - 2) / 2).map(|a| vec![a, n - 2 - a]).collect()
+}
+
+/// Split a heap into two unequal non-empty heaps.
+fn grundys(n: u64) -> Vec<Vec<u64>> {
+    (1..n)
+        .filter(|&a| a < n - a)
+        .map(|a| vec![a, n - a])
+        .collect()
+}
+
+fn sub_237(n: u64) -> Vec<Vec<u64>> {
+    [2, 3, 7]
+        .into_iter()
+        .filter(|&s| s <= n)
+        .map(|s| vec![n - s])
+        .collect()
+}
+
+fn mex(values: impl IntoIterator<Item = u64>) -> u64 {
+    let mut seen: Vec<u64> = values.into_iter().collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.iter()
+        .enumerate()
+        .take_while(|(i, &v)| *i as u64 == v)
+        .count() as u64
+}
+
+/// A sum: heaps of the game (sorted, without zeros), and counts of *2 and *1.
+type Sum = (Vec<u64>, usize, usize);
+
+struct Brute {
+    rules: Rules,
+    misere: HashMap<Sum, u64>,
+    normal: HashMap<u64, u64>,
+}
+
+impl Brute {
+    fn new(rules: Rules) -> Brute {
+        Brute {
+            rules,
+            misere: HashMap::new(),
+            normal: HashMap::new(),
+        }
+    }
+
+    fn normal(&mut self, n: u64) -> u64 {
+        if let Some(&v) = self.normal.get(&n) {
+            return v;
+        }
+        let options = (self.rules)(n);
+        let values: Vec<u64> = options
+            .iter()
+            .map(|o| o.iter().fold(0, |x, &h| x ^ self.normal(h)))
+            .collect();
+        let v = mex(values);
+        self.normal.insert(n, v);
+        v
+    }
+
+    /// The misère Grundy value: 1 when no move is left, else the mex of the options'.
+    fn misere(&mut self, sum: Sum) -> u64 {
+        if let Some(&v) = self.misere.get(&sum) {
+            return v;
+        }
+        let (heaps, twos, ones) = sum.clone();
+        let mut options: Vec<Sum> = Vec::new();
+        for (i, &h) in heaps.iter().enumerate() {
+            for to in (self.rules)(h) {
+                let mut rest = heaps.clone();
+                rest.remove(i);
+                rest.extend(to.into_iter().filter(|&x| x > 0));
+                rest.sort_unstable();
+                options.push((rest, twos, ones));
+            }
+        }
+        if twos > 0 {
+            options.push((heaps.clone(), twos - 1, ones + 1));
+            options.push((heaps.clone(), twos - 1, ones));
+        }
+        if ones > 0 {
+            options.push((heaps.clone(), twos, ones - 1));
+        }
+        let v = if options.is_empty() {
+            1
+        } else {
+            let values: Vec<u64> = options.into_iter().map(|o| self.misere(o)).collect();
+            mex(values)
+        };
+        self.misere.insert(sum, v);
+        v
+    }
+
+    /// γk of the heaps: the misère value of the heaps plus k copies of *2.
+    fn gamma(&mut self, heaps: &[u64], k: usize) -> u64 {
+        let mut heaps: Vec<u64> = heaps.iter().copied().filter(|&h| h > 0).collect();
+        heaps.sort_unstable();
+        self.misere((heaps, k, 0))
+    }
+}
+
+/// A genus as printed, `4^146` or `6^(1,9,10,8)`: the normal value and the misère values.
+fn parse_genus(text: &str) -> (u64, Vec<u64>) {
+    let (g, rest) = text
+        .split_once('^')
+        .unwrap_or_else(|| panic!("no `^` in {text}"));
+    let digits = match rest.strip_prefix('(') {
+        Some(inner) => inner
+            .strip_suffix(')')
+            .unwrap()
+            .split(',')
+            .map(|d| d.parse().unwrap())
+            .collect(),
+        None => rest
+            .chars()
+            .map(|c| c.to_digit(10).unwrap() as u64)
+            .collect(),
+    };
+    (g.parse().unwrap(), digits)
+}
+
+/// Checks a printed genus against the brute force: the normal value, and γ0..γ(len + 8) from
+/// the notation (a single digit is a tame genus, else the last two alternate), and that the
+/// alternation does not start earlier than written.
+fn check_genus(brute: &mut Brute, heaps: &[u64], printed: &str) {
+    let (g, digits) = parse_genus(printed);
+    let normal = heaps.iter().fold(0, |x, &h| x ^ brute.normal(h));
+    assert_eq!(g, normal, "normal value of {heaps:?}: {printed}");
+    let gammas: Vec<u64> = (0..digits.len() + 8)
+        .map(|k| brute.gamma(heaps, k))
+        .collect();
+    let n = digits.len();
+    for (k, &gamma) in gammas.iter().enumerate() {
+        let shown = if n == 1 {
+            if k == 0 {
+                digits[0]
+            } else {
+                g ^ (((k & 1) as u64) << 1)
+            }
+        } else if k < n {
+            digits[k]
+        } else {
+            digits[n - 2 + ((n ^ k) & 1)]
+        };
+        assert_eq!(
+            shown, gamma,
+            "γ{k} of {heaps:?}: {printed}, brute {gammas:?}"
+        );
+    }
+    let tame = gammas[0] == if g < 2 { 1 - g } else { g }
+        && (1..gammas.len()).all(|k| gammas[k] == g ^ (((k & 1) as u64) << 1));
+    if tame {
+        assert_eq!(n, 1, "a tame genus is written with γ0 alone: {printed}");
+    } else {
+        assert!(n >= 2, "{printed} of {heaps:?} is not tame: {gammas:?}");
+        if n >= 3 {
+            assert_ne!(
+                gammas[n - 1],
+                gammas[n - 3],
+                "{printed} is longer than needed"
+            );
+        }
+    }
+}
+
+const GAMES: [(&str, &str, Rules); 5] = [
+    ("nim", "", nim),
+    ("kayles", "", kayles),
+    ("dawson", "", dawson),
+    ("grundys", "", grundys),
+    ("s", "game s = subtraction {2, 3, 7}", sub_237),
+];
+
+#[test]
+fn misere_kayles_matches_cgsuite() {
+    // CGSuite's misère nim values of Kayles, heaps 0..=20.
+    let published = "1 0 2 3 0 1 3 2 1 0 2 4 0 1 2 5 1 6 3 2 0";
+    let out = run("sequence misere kayles 0..=20");
+    assert!(out.starts_with("misere kayles 0..=20:"), "{out}");
+    assert_eq!(entries(&out).join(" "), published);
+}
+
+#[test]
+fn misere_sequences_match_the_brute_force() {
+    for (name, decl, rules) in GAMES {
+        let out = run(&format!("{decl}\nsequence misere {name} 0..=24"));
+        let mut brute = Brute::new(rules);
+        let expected: Vec<String> = (0..=24).map(|n| brute.gamma(&[n], 0).to_string()).collect();
+        assert_eq!(entries(&out), expected, "{name}");
+    }
+}
+
+#[test]
+fn genus_of_heaps_matches_the_brute_force() {
+    for (name, decl, rules) in GAMES {
+        let out = run(&format!("{decl}\ngenus {name} 0..=20"));
+        assert!(
+            out.starts_with(&format!("genus of {name} 0..=20:")),
+            "{out}"
+        );
+        let printed = entries(&out);
+        assert_eq!(printed.len(), 21);
+        let mut brute = Brute::new(rules);
+        for (n, genus) in printed.iter().enumerate() {
+            check_genus(&mut brute, &[n as u64], genus);
+        }
+    }
+}
+
+#[test]
+fn genus_of_sums_matches_the_brute_force() {
+    for (name, decl, rules) in GAMES {
+        let mut brute = Brute::new(rules);
+        for (a, b, c) in [
+            (1, 1, 0),
+            (3, 4, 0),
+            (5, 2, 7),
+            (9, 6, 0),
+            (2, 2, 2),
+            (11, 1, 3),
+        ] {
+            let out = run(&format!(
+                "{decl}\ngenus {name}[{a}] + {name}[{b}] + {name}[{c}]"
+            ));
+            let printed = out.trim().rsplit_once("genus ").unwrap().1;
+            check_genus(&mut brute, &[a, b, c], printed);
+        }
+    }
+}
+
+#[test]
+fn nim_heaps_have_the_tame_genus() {
+    // Nim heaps: 0^1, 1^0, and n^n for n >= 2 (Winning Ways, chapter 13); a value above 9 in
+    // parentheses.
+    let out = run("genus nim 0..=12");
+    let expected: Vec<String> = (0..=12)
+        .map(|n| match n {
+            0 => "0^1".to_string(),
+            1 => "1^0".to_string(),
+            2..=9 => format!("{n}^{n}"),
+            _ => format!("{n}^({n})"),
+        })
+        .collect();
+    assert_eq!(entries(&out), expected);
+    assert!(out.contains("10: 10^(10) 11^(11) 12^(12)"), "{out}");
+}
+
+#[test]
+fn genus_ignores_the_convention_and_refuses_huge_heaps() {
+    assert_eq!(run("genus misere nim[2, 3]"), run("genus nim[2, 3]"));
+    let err = grundy::run_to_string("test", "genus kayles[10^18]").unwrap_err();
+    assert!(err.contains("too_many_options"), "{err}");
+    let err = grundy::run_to_string("test", "sequence misere kayles 0..10^12").unwrap_err();
+    assert!(err.contains("too_large"), "{err}");
+}
