@@ -132,7 +132,7 @@ impl Interpreter {
             next += 1;
         }
         let show = |p: &Position| {
-            if let (true, Some(first)) = (p.len() == 0, root.position.parts().next()) {
+            if let (true, Some(first)) = (p.is_empty(), root.position.parts().next()) {
                 return format!("{}[]", root.game(first.game).display);
             }
             PositionValue {

@@ -3,8 +3,8 @@
 pub mod builtins;
 mod explore;
 pub mod expr;
-mod misere;
 mod function;
+mod misere;
 mod plot;
 mod read;
 mod results;

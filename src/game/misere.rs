@@ -11,7 +11,7 @@ use std::fmt;
 
 use rustc_hash::FxHashMap;
 
-use super::position::Engine;
+use super::engine::Engine;
 use super::{budget, Part, Position, SolveError};
 
 /// The genus of a position, in Conway's notation `g^γ0γ1...`.
@@ -193,7 +193,7 @@ impl Engine {
 
 /// The bytes of one memo entry beyond the table's buckets: its key and its value list.
 fn entry_bytes(key: &Vec<Part>, values: &[u64]) -> usize {
-    super::position::parts_bytes(key)
+    super::engine::parts_bytes(key)
         + if values.is_empty() {
             0
         } else {
@@ -203,7 +203,7 @@ fn entry_bytes(key: &Vec<Part>, values: &[u64]) -> usize {
 
 /// The bytes a frame holds beyond its place on the stack: its key and its options.
 fn frame_bytes(key: &Vec<Part>, options: &Vec<Vec<Part>>) -> usize {
-    super::position::misere_frame_bytes(key, options)
+    super::engine::misere_frame_bytes(key, options)
 }
 
 #[cfg(test)]

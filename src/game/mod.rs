@@ -2,12 +2,13 @@
 //! Nothing here knows the syntax of the language.
 
 pub mod budget;
+pub mod engine;
 pub mod graph;
 pub mod heap;
 pub mod lines;
 pub mod loopy;
-pub mod misere;
 pub mod method;
+pub mod misere;
 pub mod moves;
 pub mod octal;
 pub mod pattern;
@@ -18,9 +19,10 @@ pub mod splits;
 pub mod subtraction;
 pub mod sweep;
 
+pub use engine::Engine;
 pub use method::Method;
 pub use moves::{MoveList, Wanted};
-pub use position::{Engine, GameId, Move, Part, Position};
+pub use position::{GameId, Move, Part, Position};
 pub use solver::Solver;
 
 use std::any::Any;
