@@ -611,17 +611,11 @@ impl Interpreter {
 
     /// Grundy values of single heaps, or under misère play their misère Grundy values.
     fn sequence(&mut self, game: &Expr, range: &Expr, misere: bool) -> Result<Results, Error> {
-        let game = self.heap_game(game, "sequence")?;
-        let (start, last) = self.finite_range(range)?;
-        self.bound_size(
-            last as i128 - start as i128 + 1,
-            "this sequence",
-            range.span,
-        )?;
+        let (display, id, start, last) = self.heaps_of(game, range, "sequence")?;
         let mut values = Vec::new();
         for n in start..=last.max(start - 1) {
             let part = Part {
-                game: game.id,
+                game: id,
                 state: Box::new([n]),
             };
             let value = if misere {
@@ -633,7 +627,7 @@ impl Interpreter {
         }
         let convention = if misere { "misere " } else { "" };
         Ok(Results::Sequence {
-            label: format!("{convention}{}", game.display),
+            label: format!("{convention}{display}"),
             axis: results::Axis {
                 name: "n".into(),
                 start,
