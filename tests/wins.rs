@@ -444,3 +444,16 @@ fn lists_past_the_limit_are_an_error_with_the_count() {
     // Kayles: take 1 or 2, leaving one heap, or two (each split once).
     assert_eq!(ok.trim(), (2 + 4999 / 2 + 4998 / 2).to_string());
 }
+
+/// A list game's state may be empty: such a component has no move (its value is 0 by the
+/// definition of mex), and asking for its moves or winning moves must not fail.
+#[test]
+fn an_empty_list_state_has_no_moves() {
+    let program = "game lst on s[] { for i in 0..len(s) if s[i] > 0 { s[i] -= 1 } }
+print grundy(lst[])
+print len(wins(lst[] + nim[1]))
+print options(lst[])
+print len(options(lst[] + nim[2]))";
+    let out = grundy::run_to_string("empty", program).unwrap();
+    assert_eq!(out, "0\n1\n[]\n2\n");
+}

@@ -88,7 +88,7 @@ impl Engine {
     /// (its moves reach every smaller heap), is answered only from them; any other heap by the
     /// solver, which searches huge heaps of sparse reach.
     pub fn part_value(&mut self, part: &Part) -> Result<u64, SolveError> {
-        let n = part.state[0];
+        let n = part.state.first().copied().unwrap_or(0);
         let solver = &self.solvers[part.game];
         if solver.game().heap_like() && n > 4096 {
             if self.structures[part.game] == Structure::Nim {

@@ -296,7 +296,8 @@ impl Engine {
 
     /// How many options of one component have the value `target` (all of them for `None`).
     fn count_part_options(&mut self, part: &Part, target: Option<u64>) -> Result<u128, SolveError> {
-        let n = part.state[0];
+        // The heap, for heap games (a list game's state may be empty).
+        let n = part.state.first().copied().unwrap_or(0);
         let of_value = |engine: &mut Engine, heap: i64| -> Result<bool, SolveError> {
             let Some(t) = target else {
                 return Ok(true);
@@ -367,7 +368,7 @@ impl Engine {
             game,
             state: Box::new([h as i64]),
         };
-        let n = part.state[0] as u64;
+        let n = part.state.first().copied().unwrap_or(0) as u64;
         match self.heap_moves(part)? {
             Some(HeapMoves::Nim) => {
                 let heaps: Box<dyn Iterator<Item = u64>> = match target {

@@ -75,8 +75,7 @@ pub fn needs(candidate: &Period, splits: &[Split]) -> Option<usize> {
         && p <= MOST_PERIOD
         && candidate.preperiod <= MOST_PREPERIOD;
     // The test may move the preperiod up by less than a period.
-    let n0 = candidate.preperiod + p - 1;
-    applies.then(|| base(n0, p, splits).saturating_add(p))
+    applies.then(|| base(candidate.preperiod + p - 1, p, splits).saturating_add(p))
 }
 
 /// A period and saltus that the hypotheses prove on `values`, with the least preperiod for it:
