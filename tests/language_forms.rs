@@ -328,3 +328,12 @@ fn misere_sequences_match_a_whole_position_search() {
     assert_eq!(out.lines().next(), Some("misere kayles 0..=14:"));
     assert_eq!(shown, expected);
 }
+
+/// `++` of integers inside a rule (a parameter's type is not known to the checker) is the
+/// walker's type error, never a panic of the compiled rules.
+#[test]
+fn concatenation_of_integers_in_a_rule_is_a_type_error() {
+    let program = "game g(k) on n { if n > 0 and n >= k ++ k { n -= 1 } }\ngrundy g(1)[3]";
+    let out = grundy::run_to_string("forms", program).unwrap_err();
+    assert!(out.contains("grundy::type_mismatch"), "{out}");
+}

@@ -173,7 +173,8 @@ impl Picture {
                 let rows = grid.len().max(1) as u32;
                 let cols = grid.first().map_or(1, |r| r.len().max(1)) as u32;
                 let cell = (TABLE_AREA / rows.max(cols)).clamp(CELL.0, CELL.1);
-                (rows * cell + TABLE_FRAME.0, cols * cell + TABLE_FRAME.1)
+                let side = |n: u32, frame: u32| (n.saturating_mul(cell) + frame).min(SIDE.1 as u32);
+                (side(rows, TABLE_FRAME.0), side(cols, TABLE_FRAME.1))
             }
         }
     }

@@ -411,6 +411,8 @@ impl<'d> Compiler<'d> {
                     }
                     (CExpr::Eq(*op == BinaryOp::Ne, b(l), b(r)), Ty::Bool)
                 }
+                // Lists are not compiled: the walker gives `++` its type error.
+                BinaryOp::Concat => return None,
                 _ => {
                     let (l, r) = (self.int(left)?, self.int(right)?);
                     let ty = match op {
