@@ -14,6 +14,7 @@ pub mod octal;
 pub mod pattern;
 pub mod period;
 pub mod position;
+pub mod progress;
 pub mod solver;
 pub mod splits;
 pub mod subtraction;
@@ -182,6 +183,8 @@ pub struct Limits {
     /// The most bytes the memo tables of one game may take, as estimated while they grow.
     pub max_memory: usize,
     pub interrupt: Arc<AtomicBool>,
+    /// How far the computation running now has got, for the progress line.
+    pub progress: progress::Progress,
     /// Worker threads for parallel sweeps (`check`, `table`, `ppos`): 0 for rayon's default
     /// (every core, or `RAYON_NUM_THREADS`), 1 to run every sweep on the calling thread.
     pub threads: usize,
@@ -196,6 +199,7 @@ impl Default for Limits {
             max_states: 20_000_000,
             max_memory: 4 << 30,
             interrupt: Arc::new(AtomicBool::new(false)),
+            progress: progress::Progress::default(),
             threads: 0,
             spread_after: Duration::from_millis(20),
         }
