@@ -200,11 +200,11 @@ pub enum Error {
         span: Span,
     },
 
-    /// Playing every move of a huge heap under misère play: `grundy misere kayles[10^18]`.
+    /// Playing every move of a huge heap one by one: `grundy misere kayles[10^18]`.
     #[error("this position has too many options to list")]
     #[diagnostic(
         code(grundy::too_many_options),
-        help("misère play searches every move of the sum, and a huge heap has about as many options as tokens; under normal play, `win` and `len(options(p))` answer from a closed form or a proved period")
+        help("a huge heap has about as many options as tokens, too many to play one by one (misère play must play them); under normal play, `win`, `moves` and `len(options(p))` answer from a closed form or a proved period where one is known")
     )]
     TooManyOptions {
         #[label("here")]

@@ -457,3 +457,135 @@ print len(options(lst[] + nim[2]))";
     let out = grundy::run_to_string("empty", program).unwrap();
     assert_eq!(out, "0\n1\n[]\n2\n");
 }
+
+/// The values of a game that takes any amount or splits in the ways `splits` (take, unequal),
+/// by mex over every move.
+fn take_or_split_values(splits: &[(u64, bool)], last: u64) -> Vec<u64> {
+    let mut g = vec![0u64; last as usize + 1];
+    for n in 1..=last {
+        let mut seen: Vec<u64> = (0..n).map(|m| g[m as usize]).collect();
+        for &(take, unequal) in splits {
+            let Some(rest) = n.checked_sub(take) else {
+                continue;
+            };
+            for a in (1..=rest / 2).filter(|&a| !unequal || 2 * a != rest) {
+                seen.push(g[a as usize] ^ g[(rest - a) as usize]);
+            }
+        }
+        seen.sort_unstable();
+        seen.dedup();
+        g[n as usize] = seen
+            .iter()
+            .enumerate()
+            .take_while(|(i, &v)| *i as u64 == v)
+            .count() as u64;
+    }
+    g
+}
+
+/// The least preperiod and period (a power of two, equal to the saltus) that `g` shows over
+/// its second half and beyond.
+fn own_arithmetic_period(g: &[u64]) -> (u64, u64) {
+    let len = g.len() as u64;
+    (0..len / 2)
+        .find_map(|n0| {
+            [1u64, 2, 4, 8, 16, 32].into_iter().find_map(|p| {
+                (n0..len - p)
+                    .all(|n| g[(n + p) as usize] == g[n as usize] + p)
+                    .then_some((n0, p))
+            })
+        })
+        .expect("an arithmetic period")
+}
+
+#[test]
+fn games_that_take_any_or_split_count_and_list_moves_of_huge_heaps() {
+    let games = [
+        ("lasker", "", vec![(0, false)]),
+        (
+            "unequal",
+            "game unequal on n { for k in 1..=n { n -= k }; for a in 1..n if a < n - a { n = [a, n - a] } }",
+            vec![(0, true)],
+        ),
+        (
+            "take_one",
+            "game take_one on n { for k in 1..=n { n -= k }; for a in 1..=(n - 1) / 2 { n = [a, n - 1 - a] } }",
+            vec![(1, false)],
+        ),
+    ];
+    for (name, declaration, splits) in games {
+        let g = take_or_split_values(&splits, 1500);
+        let (n0, p) = own_arithmetic_period(&g);
+        let value = |h: u64| {
+            if h < n0 + p {
+                g[h as usize]
+            } else {
+                g[(n0 + (h - n0) % p) as usize] + (h - n0) / p * p
+            }
+        };
+        // The moves of heap `n` that leave the value `t`, as lists of the heaps left.
+        let moves_of = |n: u64, t: u64| {
+            let mut moves: Vec<Vec<u64>> = (0..n)
+                .rev()
+                .filter(|&m| value(m) == t)
+                .map(|m| vec![m])
+                .collect();
+            for &(take, unequal) in &splits {
+                let rest = n - take;
+                for a in (1..=rest / 2).filter(|&a| !unequal || 2 * a != rest) {
+                    if value(a) ^ value(rest - a) == t {
+                        moves.push(vec![a, rest - a]);
+                    }
+                }
+            }
+            moves
+        };
+        for n in [(1u64 << 20) + 3, (1 << 20) + 1000, (1 << 21) + 77] {
+            let mut program = declaration.to_string();
+            let targets: Vec<u64> = [1u64, 5, 321]
+                .iter()
+                .map(|&a| value(a) ^ value(n - splits[0].0 - a))
+                .chain([3, value(n)])
+                .collect();
+            for &t in &targets {
+                program += &format!("\nprint len(wins({name}[{n}] + nim[{t}]))");
+                program += &format!("\nprint wins({name}[{n}] + nim[{t}])");
+            }
+            program += &format!("\nprint len(options({name}[{n}]))");
+            let mut expected = String::new();
+            for &t in &targets {
+                let wins = if value(n) == t {
+                    Vec::new()
+                } else {
+                    moves_of(n, t)
+                };
+                let mut listed: Vec<String> = wins
+                    .iter()
+                    .map(|heaps| {
+                        let heaps: Vec<String> = heaps.iter().map(u64::to_string).collect();
+                        format!("{name}[{}] + nim[{t}]", heaps.join(", "))
+                    })
+                    .collect();
+                // The move in the Nim heap, to the big heap's value.
+                if value(n) < t {
+                    listed.push(format!("{name}[{n}] + nim[{}]", value(n)));
+                }
+                expected += &format!("{}\n", listed.len());
+                expected += &format!("[{}]\n", listed.join(", "));
+            }
+            let splits_count: u64 = splits
+                .iter()
+                .map(|&(take, unequal)| {
+                    let rest = n - take;
+                    if unequal {
+                        (rest - 1) / 2
+                    } else {
+                        rest / 2
+                    }
+                })
+                .sum();
+            expected += &format!("{}\n", n + splits_count);
+            assert_eq!(run(&program), expected, "{name}[{n}]");
+        }
+    }
+}

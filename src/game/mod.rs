@@ -1,6 +1,7 @@
 //! The game engine: games expose states and options; solvers value them by mex with memoization.
 //! Nothing here knows the syntax of the language.
 
+pub mod arithmetic_splits;
 pub mod budget;
 pub mod engine;
 pub mod graph;

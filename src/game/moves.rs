@@ -6,11 +6,13 @@
 //! subtraction set, or an octal game's digits with its proved period, whose splits are counted
 //! by arithmetic ([`super::splits`]), never listed to be counted.
 
+use super::arithmetic_splits::ArithmeticValues;
 use super::loopy::GValue;
+use super::period::arithmetic::Split;
 use super::period::Structure;
 use super::position::MOST_OPTIONS_OF_A_HUGE_HEAP;
 use super::splits::Periodic;
-use super::{Engine, Move, Part, Position, SolveError};
+use super::{Engine, GameId, Move, Part, Position, SolveError};
 
 /// Which moves a question asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +38,11 @@ enum HeapMoves {
     Subtraction(Vec<i64>),
     /// An octal game's digits, with the values its proved period gives.
     Octal { digits: Vec<u8>, values: Periodic },
+    /// Every smaller heap and these splits, with the values a proved arithmetic period gives.
+    TakeAnyOrSplit {
+        splits: Vec<Split>,
+        values: ArithmeticValues,
+    },
 }
 
 /// An option of a component: the components it leaves, the state as the rules give it when it
@@ -288,6 +295,12 @@ impl Engine {
                 None if huge => return self.huge_value(part.game, n).map(|_| None),
                 None => None,
             },
+            Structure::TakeAnyOrSplit { splits } if huge => {
+                match self.proved_arithmetic(part.game)? {
+                    Some(values) => Some(HeapMoves::TakeAnyOrSplit { splits, values }),
+                    None => return self.huge_value(part.game, n).map(|_| None),
+                }
+            }
             // Valued by the solver (a game of sparse reach) or refused with the reason.
             Structure::Unknown if huge => self.part_value(part).map(|_| None)?,
             _ => None,
@@ -340,6 +353,14 @@ impl Engine {
                     }
                 }
                 Ok(count)
+            }
+            Some(HeapMoves::TakeAnyOrSplit { splits, values }) => {
+                let n = n as u64;
+                let splits = splits.iter();
+                Ok(values.count_takes(n, target)
+                    + splits
+                        .map(|&split| values.count_splits(n, split, target))
+                        .sum::<u128>())
             }
             None => {
                 let options = self.part_options(part)?;
@@ -420,16 +441,30 @@ impl Engine {
                     if d & 4 != 0 {
                         let went = values.visit_splits(rest, target, &mut |a| {
                             let value = values.value(a) ^ values.value(rest - a);
-                            visit(
-                                self,
-                                vec![heap(a), heap(rest - a)],
-                                None,
-                                GValue::Finite(value),
-                            )
+                            visit_split(self, visit, game, (a, rest - a), value)
                         })?;
                         if !went {
                             return Ok(false);
                         }
+                    }
+                }
+                Ok(true)
+            }
+            Some(HeapMoves::TakeAnyOrSplit { splits, values }) => {
+                for m in values.takes(n, target) {
+                    let value = values.value(m);
+                    if !visit(self, vec![heap(m)], None, GValue::Finite(value))? {
+                        return Ok(false);
+                    }
+                }
+                for split in splits {
+                    let rest = n - split.take as u64;
+                    let went = values.visit_splits(n, split, target, &mut |a| {
+                        let value = values.value(a) ^ values.value(rest - a);
+                        visit_split(self, visit, game, (a, rest - a), value)
+                    })?;
+                    if !went {
+                        return Ok(false);
                     }
                 }
                 Ok(true)
@@ -456,4 +491,19 @@ impl Engine {
         }
         Ok(value)
     }
+}
+
+/// Visits the split of a heap into the heaps `a` and `b`, of value `value`.
+fn visit_split(
+    engine: &mut Engine,
+    visit: &mut Visit<'_>,
+    game: GameId,
+    (a, b): (u64, u64),
+    value: u64,
+) -> Result<bool, SolveError> {
+    let heap = |h: u64| Part {
+        game,
+        state: Box::new([h as i64]),
+    };
+    visit(engine, vec![heap(a), heap(b)], None, GValue::Finite(value))
 }

@@ -1,6 +1,7 @@
 //! Heap games beyond the reach of a table: periods found on computed values, proved by a
 //! theorem where one applies, and used to answer huge heaps.
 
+use super::arithmetic_splits::ArithmeticValues;
 use super::period::{self, arithmetic, Period, Structure};
 use super::splits::Periodic;
 use super::{Engine, GameId, Part, SolveError};
@@ -272,6 +273,27 @@ impl Engine {
             pattern.values.clone(),
             period.preperiod as u64,
             period.period as u64,
+        )))
+    }
+
+    /// The values of a game that takes any amount or splits, as a proved arithmetic period
+    /// (saltus equal to the period, a power of two) gives them; `None` when none is proved.
+    pub(super) fn proved_arithmetic(
+        &mut self,
+        game: GameId,
+    ) -> Result<Option<ArithmeticValues>, SolveError> {
+        let pattern = self.pattern(game)?;
+        let (Some(period), Some(_)) = (pattern.analysis.period, pattern.analysis.proof) else {
+            return Ok(None);
+        };
+        let p = period.period as u64;
+        if period.saltus != p || !p.is_power_of_two() {
+            return Ok(None);
+        }
+        Ok(Some(ArithmeticValues::new(
+            pattern.values.clone(),
+            period.preperiod as u64,
+            p,
         )))
     }
 }
