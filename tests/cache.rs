@@ -360,3 +360,77 @@ fn two_processes_share_one_cache() {
     let count = header_count(&std::fs::read(cache_file(dir.path())).unwrap());
     assert!(count >= 30_001, "{count}");
 }
+
+#[test]
+fn the_cache_command_shows_sets_and_stops_the_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("new folder");
+    let mut repl = Backend::new(Limits::default());
+    assert_eq!(
+        clean(&mut repl, ":cache"),
+        "cache: off (`:cache DIR` keeps heap sequences in DIR)\n"
+    );
+    let set = clean(&mut repl, &format!(":cache \"{}\"", folder.display()));
+    assert_eq!(
+        set,
+        format!("cache: heap sequences are kept in {}\n", folder.display())
+    );
+    assert_eq!(clean(&mut repl, ":cache"), set);
+    clean(&mut repl, "grundy grundys[3000]");
+    cache_file(&folder);
+    // A fresh session keeps the folder.
+    clean(&mut repl, ":reset");
+    clean(&mut repl, "grundy grundys[10]");
+    assert_eq!(resumed(&mut repl, "grundys"), 3001);
+    assert_eq!(
+        clean(&mut repl, ":cache off"),
+        "cache: off (`:cache DIR` keeps heap sequences in DIR)\n"
+    );
+    let file = dir.path().join("a file");
+    std::fs::write(&file, "").unwrap();
+    let refused = answer(&mut repl, &format!(":cache {}/sub", file.display()));
+    assert!(
+        refused.errors.starts_with("cannot use `")
+            && refused.errors.contains("as the cache folder"),
+        "{refused:?}"
+    );
+    assert_eq!(
+        clean(&mut repl, ":cache"),
+        "cache: off (`:cache DIR` keeps heap sequences in DIR)\n"
+    );
+}
+
+#[test]
+fn a_cache_folder_that_cannot_be_made_stops_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a file");
+    std::fs::write(&file, "").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .arg("--cache")
+        .arg(file.join("sub"))
+        .args(["-e", "grundy kayles[3]"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("grundy::io") && stderr.contains("sub"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_save_that_fails_is_a_warning_once_and_the_values_still_come() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("gone");
+    let mut repl = Backend::new(limits(Some(&folder), 1_000_000));
+    std::fs::remove_dir(&folder).unwrap();
+    let first = answer(&mut repl, "print [grundy(grundys[n]) for n in 2900..=3000]");
+    assert_eq!(first.output, uncached("grundys", 2900, 3000));
+    insta::assert_snapshot!(placeholders(&first.errors, &folder));
+    assert_eq!(clean(&mut repl, "grundy grundys[5000]"), {
+        let mut plain = Backend::new(Limits::default());
+        clean(&mut plain, "grundy grundys[5000]")
+    });
+}
