@@ -362,6 +362,18 @@ pub enum Error {
         error: Box<Error>,
     },
 
+    /// A warning, not an error: a file of the heap-sequence cache (`--cache DIR`) that was
+    /// ignored (corrupt, truncated, of another game or version) or could not be written. The
+    /// values are computed all the same.
+    #[error("{action} `{path}`: {reason}")]
+    #[diagnostic(code(grundy::cache), severity(Warning), help("{help}"))]
+    Cache {
+        action: String,
+        path: String,
+        reason: String,
+        help: String,
+    },
+
     /// Ctrl-C during a computation.
     #[error("interrupted")]
     #[diagnostic(code(grundy::interrupted))]
@@ -379,6 +391,28 @@ pub enum Error {
 pub struct Origin {
     pub name: String,
     pub text: String,
+}
+
+impl From<crate::game::heap::CacheWarning> for Error {
+    fn from(warning: crate::game::heap::CacheWarning) -> Error {
+        let (action, help) = if warning.ignored {
+            (
+                "ignored the cache file",
+                "its values are computed again, and the file is replaced when they are saved",
+            )
+        } else {
+            (
+                "could not write the cache file",
+                "check the folder's permissions and free space; the values are still computed, only not kept",
+            )
+        };
+        Error::Cache {
+            action: action.into(),
+            path: warning.path.display().to_string(),
+            reason: warning.reason,
+            help: help.into(),
+        }
+    }
 }
 
 impl Error {

@@ -48,7 +48,11 @@ impl Session {
             name: name.to_string(),
             text: source.to_string(),
         });
-        self.interpreter.execute(&program.statements, &origin, out)
+        let result = self.interpreter.execute(&program.statements, &origin, out);
+        if let Some(engine) = eval::expr::Host::engine(&mut self.interpreter) {
+            engine.save_caches();
+        }
+        result
     }
 
     /// Like [`Session::run`], but when anything fails, the session is left as it was before:
@@ -69,6 +73,23 @@ impl Session {
 
     pub fn limits(&self) -> &Limits {
         self.interpreter.limits()
+    }
+
+    /// Sets the folder where heap sequences are kept as they grow, or none, for every
+    /// computation from now on.
+    pub fn set_cache(&mut self, cache: Option<std::sync::Arc<game::heap::Cache>>) {
+        if let Some(engine) = eval::expr::Host::engine(&mut self.interpreter) {
+            engine.limits.cache = cache;
+        }
+    }
+
+    /// The warnings about cache files since the last call (ignored files, failed saves), as
+    /// diagnostics to render.
+    pub fn take_warnings(&self) -> Vec<Error> {
+        match &self.limits().cache {
+            Some(cache) => cache.take_warnings().into_iter().map(Error::from).collect(),
+            None => Vec::new(),
+        }
     }
 }
 

@@ -1,8 +1,11 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
+use std::sync::Arc;
+
 use clap::Parser;
 use grundy::error::{render, Error};
+use grundy::game::heap::Cache;
 use grundy::game::Limits;
 use grundy::repl::{terminal, Backend};
 use grundy::Session;
@@ -41,6 +44,11 @@ struct Cli {
     /// `RAYON_NUM_THREADS`), 1 to run everything on one thread.
     #[arg(long, value_name = "N", default_value_t = 0)]
     threads: usize,
+
+    /// A folder (created if missing) where heap sequences are kept as they grow, every few
+    /// seconds and when stopped; a later run resumes from them.
+    #[arg(long, value_name = "DIR")]
+    cache: Option<std::path::PathBuf>,
 }
 
 /// The exit status after Ctrl-C, as shells report a process ended by SIGINT.
@@ -48,10 +56,22 @@ const INTERRUPTED: i32 = 130;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let cache = match cli.cache.as_deref().map(Cache::open).transpose() {
+        Ok(cache) => cache.map(Arc::new),
+        Err(e) => {
+            let error = Error::Io {
+                path: cli.cache.unwrap_or_default().display().to_string(),
+                reason: e.to_string(),
+            };
+            eprint!("{}", render(&[error], "", "", width(), colour()));
+            return ExitCode::FAILURE;
+        }
+    };
     let limits = Limits {
         max_states: cli.max_states,
         max_memory: cli.max_memory.saturating_mul(1 << 20),
         threads: cli.threads,
+        cache,
         ..Limits::default()
     };
     if cli.file.is_none() && cli.eval.is_empty() {
@@ -89,6 +109,8 @@ fn main() -> ExitCode {
         let mut out = stdout.lock();
         let result = session.run(name, source, &mut out);
         let _ = out.flush();
+        let warnings = session.take_warnings();
+        eprint!("{}", render(&warnings, name, source, width(), colour()));
         match result {
             Ok(()) => {}
             Err(errors) if errors.contains(&Error::Interrupted) => {

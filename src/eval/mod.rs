@@ -29,7 +29,7 @@ use crate::game::graph::Graph;
 use crate::game::loopy::{GValue, Outcome};
 use crate::game::octal::Octal;
 use crate::game::subtraction::Subtraction;
-use crate::game::{Engine, Game, Limits, Method, Part, Wanted};
+use crate::game::{Engine, Game, GameId, Limits, Method, Part, Wanted};
 use crate::span::Span;
 use crate::syntax::ast::{
     BinaryOp, Binder, Expr, ExprKind, GameDecl, GameDef, Output, Query, Stmt, StmtKind,
@@ -538,8 +538,19 @@ impl Interpreter {
 
     /// The game `game` evaluates to, with the method that computes its values.
     pub fn method(&mut self, game: &Expr) -> Result<(String, Method), Error> {
+        let (id, name) = self.game_id(game)?;
+        Ok((name, self.engine.method(id)))
+    }
+
+    /// How many heaps of the game `game` evaluates to were taken from the cache.
+    pub fn resumed(&mut self, game: &Expr) -> Result<usize, Error> {
+        let (id, _) = self.game_id(game)?;
+        Ok(self.engine.resumed(id))
+    }
+
+    fn game_id(&mut self, game: &Expr) -> Result<(GameId, String), Error> {
         match Eval::new(self).eval(game)? {
-            Value::Game(g) => Ok((g.display.clone(), self.engine.method(g.id))),
+            Value::Game(g) => Ok((g.id, g.display.clone())),
             other => Err(Error::type_mismatch(
                 "a game",
                 other.type_name(),

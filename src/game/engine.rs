@@ -65,6 +65,20 @@ impl Engine {
         self.solvers[game].method(&self.structures[game])
     }
 
+    /// Saves every heap sequence that grew since it was last saved to the cache in use.
+    pub fn save_caches(&mut self) {
+        if self.limits.cache.is_some() {
+            for solver in &mut self.solvers {
+                solver.save_to_cache(&self.limits);
+            }
+        }
+    }
+
+    /// How many heaps of a game's heap sequence were taken from the cache.
+    pub fn resumed(&self, game: GameId) -> usize {
+        self.solvers[game].resumed()
+    }
+
     /// How many states of each game have a stored value, by game id.
     pub fn stored(&self) -> Vec<usize> {
         self.solvers.iter().map(Solver::stored).collect()

@@ -192,6 +192,8 @@ pub struct Limits {
     /// How long a sweep runs on the calling thread before it spreads the rest over the workers:
     /// small sweeps never pay for threads.
     pub spread_after: Duration,
+    /// Where heap sequences are kept on disk as they grow, to resume from (`--cache DIR`).
+    pub cache: Option<Arc<heap::Cache>>,
 }
 
 impl Default for Limits {
@@ -203,6 +205,7 @@ impl Default for Limits {
             progress: progress::Progress::default(),
             threads: 0,
             spread_after: Duration::from_millis(20),
+            cache: None,
         }
     }
 }

@@ -192,6 +192,21 @@ impl Solver {
         }
     }
 
+    /// Saves a heap sequence to the cache in use, if it grew since it was last saved.
+    pub fn save_to_cache(&mut self, limits: &Limits) {
+        if let Store::HeapSequence(heap) = &mut self.store {
+            heap.save_to_cache(limits);
+        }
+    }
+
+    /// How many heaps of a heap sequence were taken from the cache.
+    pub fn resumed(&self) -> usize {
+        match &self.store {
+            Store::HeapSequence(heap) => heap.resumed(),
+            _ => 0,
+        }
+    }
+
     /// Whether the game's values come from a [`HeapSequence`] (octal-style moves).
     pub fn has_heap_sequence(&self) -> bool {
         matches!(self.store, Store::HeapSequence(_))

@@ -6,14 +6,16 @@ mod highlight;
 pub mod terminal;
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::builtins::BUILTINS;
 use crate::error::{render, Error};
 use crate::eval::expr::Host;
+use crate::game::heap::Cache;
 use crate::game::{Limits, Method};
 use crate::syntax;
-use crate::syntax::ast::StmtKind;
+use crate::syntax::ast::{Expr, StmtKind};
 use crate::Session;
 
 use self::games::Games;
@@ -79,6 +81,10 @@ pub const COMMANDS: &[(&str, &str)] = &[
         ":limit N",
         "the most states one search may store; `:limit memory MIB` the most memory (`:limit` shows both)",
     ),
+    (
+        ":cache DIR",
+        "keep heap sequences in folder DIR as they grow, and resume from it (`:cache off`; `:cache` shows it)",
+    ),
     (":quit", "leave (Ctrl-D does too)"),
 ];
 
@@ -95,6 +101,19 @@ impl Session {
     /// The game that `game`, an expression (`kayles`, `bash(3)`), names in this session, with
     /// the method that computes its values.
     pub fn method(&mut self, game: &str) -> Result<(String, Method), Vec<Error>> {
+        let expr = self.game_expr(game)?;
+        self.interpreter.method(&expr).map_err(|e| vec![e])
+    }
+
+    /// How many heaps of the game that `game` names were taken from the cache
+    /// ([`Limits::cache`]) rather than computed.
+    pub fn resumed(&mut self, game: &str) -> Result<usize, Vec<Error>> {
+        let expr = self.game_expr(game)?;
+        self.interpreter.resumed(&expr).map_err(|e| vec![e])
+    }
+
+    /// `game` read as one expression, checked.
+    fn game_expr(&self, game: &str) -> Result<Expr, Vec<Error>> {
         let program = syntax::parse(game).map_err(|e| vec![e])?;
         let expr = match &program.statements[..] {
             [stmt] => match &stmt.kind {
@@ -111,7 +130,7 @@ impl Session {
             )]);
         };
         crate::check::check(&program.statements, &self.interpreter.globals())?;
-        self.interpreter.method(expr).map_err(|e| vec![e])
+        Ok(expr.clone())
     }
 
     /// Every global name: games, families and `let` values, sorted.
@@ -310,8 +329,9 @@ impl Backend {
         let took = start.elapsed();
         self.games.update(&self.session, before);
         let mut answer = Answer::output(String::from_utf8_lossy(&out));
+        answer.errors = self.render(&self.session.take_warnings(), name, source);
         if let Err(errors) = result {
-            answer.errors = if errors.contains(&Error::Interrupted) {
+            answer.errors += &if errors.contains(&Error::Interrupted) {
                 "interrupted\n".to_string()
             } else {
                 self.render(&errors, name, source)
@@ -367,15 +387,46 @@ impl Backend {
             ":limit" => self.limit(argument),
             ":method" if argument.is_empty() => Answer::error("usage: :method GAME\n"),
             ":method" => self.method(argument),
+            ":cache" => self.cache(argument),
             _ => return Reply::Quit,
         })
     }
 
     fn method(&mut self, game: &str) -> Answer {
         match self.session.method(game) {
-            Ok((name, method)) => Answer::output(format!("{name}: {method}\n")),
+            Ok((name, method)) => {
+                let mut text = format!("{name}: {method}\n");
+                match self.session.resumed(game) {
+                    Ok(0) | Err(_) => {}
+                    Ok(heaps) => text += &format!("  heaps 0..{heaps} resumed from the cache\n"),
+                }
+                Answer::output(text)
+            }
             Err(errors) => Answer::error(self.render(&errors, "<method>", game)),
         }
+    }
+
+    /// `:cache` shows the folder in use, `:cache off` stops using it, `:cache DIR` uses `DIR`.
+    fn cache(&mut self, argument: &str) -> Answer {
+        let describe = |cache: &Option<Arc<Cache>>| match cache {
+            Some(cache) => format!(
+                "cache: heap sequences are kept in {}\n",
+                cache.dir().display()
+            ),
+            None => "cache: off (`:cache DIR` keeps heap sequences in DIR)\n".to_string(),
+        };
+        match argument {
+            "" => return Answer::output(describe(&self.limits.cache)),
+            "off" => self.limits.cache = None,
+            dir => match Cache::open(Path::new(unquote(dir))) {
+                Ok(cache) => self.limits.cache = Some(Arc::new(cache)),
+                Err(e) => {
+                    return Answer::error(format!("cannot use `{dir}` as the cache folder: {e}\n"))
+                }
+            },
+        }
+        self.session.set_cache(self.limits.cache.clone());
+        Answer::output(describe(&self.limits.cache))
     }
 
     fn reset(&mut self) -> Answer {

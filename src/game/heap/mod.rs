@@ -19,10 +19,12 @@
 
 use super::period::{self, Split, Structure};
 use super::{Limits, SolveError};
+pub use cache::{canonical_key, Cache, CacheWarning};
 use values::{with_slice, CompactValues, RareHeap, ValueSet};
 pub use window::TakeRange;
 use window::Window;
 
+mod cache;
 mod values;
 mod window;
 
@@ -163,6 +165,8 @@ pub struct HeapSequence {
     splits: Vec<(usize, bool)>,
     /// For each range of takes, the heaps it leaves from the heap being computed.
     windows: Vec<Window>,
+    /// Its file in the cache in use.
+    cache: cache::Tracker,
 }
 
 const FIRST_CHECKPOINT: usize = 64;
@@ -187,6 +191,7 @@ impl HeapSequence {
             wanted: ValueSet::default(),
             splits: Vec::new(),
             windows,
+            cache: cache::Tracker::default(),
         };
         seq.grow_bound(0);
         seq
@@ -232,13 +237,22 @@ impl HeapSequence {
     }
 
     /// The value of heap `n`, computing the heaps below it first.
+    /// With a cache ([`Limits::cache`]), resumes from it first and saves to it as it grows.
     pub fn value(&mut self, n: u64, limits: &Limits) -> Result<u32, SolveError> {
+        self.resume(limits);
+        let result = self.extend_to(n, limits);
+        self.keep(limits, result.is_err());
+        result
+    }
+
+    fn extend_to(&mut self, n: u64, limits: &Limits) -> Result<u32, SolveError> {
         while self.get(n).is_none() {
             if self.values.len() >= limits.max_states {
                 return Err(SolveError::StateLimit(limits.max_states));
             }
             if self.values.len() % 4096 == 4095 {
                 limits.check_interrupt()?;
+                self.keep(limits, false);
             }
             self.step();
         }
@@ -252,6 +266,11 @@ impl HeapSequence {
             Some((n0, p)) if n >= n0 + p => self.values.get(n - p).expect("stored"),
             _ => self.compute(n),
         };
+        self.append(v);
+    }
+
+    /// Stores the value of the next heap, and at the checkpoints looks for a period and a mask.
+    fn append(&mut self, v: u32) {
         self.push(v);
         if self.values.len() == self.next_checkpoint {
             self.next_checkpoint *= 2;
