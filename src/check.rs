@@ -7,7 +7,7 @@ use crate::builtins::{self, Kind, Returns};
 use crate::error::Error;
 use crate::eval::value::{shape_of, Shape, Value};
 use crate::eval::Globals;
-use crate::game::octal::Octal;
+use crate::game::octal::{Base, Octal};
 use crate::span::Span;
 use crate::syntax::ast::{
     Axis, BinaryOp, Binder, BinderKind, Expr, ExprKind, FunctionDecl, GameDecl, GameDef, Ident,
@@ -434,13 +434,9 @@ impl Checker<'_> {
                 }
                 self.state.clear();
             }
-            GameDef::Octal { code, span } => {
-                if let Err(reason) = Octal::parse(&decl.name.name, code) {
-                    self.errors.push(Error::Octal {
-                        code: code.clone(),
-                        reason,
-                        span: *span,
-                    });
+            GameDef::Octal { code, hex, span } => {
+                if let Err(fault) = Octal::parse(&decl.name.name, code, Base::of(*hex)) {
+                    self.errors.push(Error::of_code(code, *hex, fault, *span));
                 }
             }
             GameDef::Subtraction { set } => {

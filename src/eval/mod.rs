@@ -27,7 +27,7 @@ use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
 use crate::error::{Error, Origin};
 use crate::game::graph::Graph;
 use crate::game::loopy::{GValue, Outcome};
-use crate::game::octal::Octal;
+use crate::game::octal::{Base, Octal};
 use crate::game::subtraction::Subtraction;
 use crate::game::{Engine, Game, Limits, Method, Part, Wanted};
 use crate::span::Span;
@@ -365,14 +365,9 @@ impl Interpreter {
                 );
                 Arc::new(game)
             }
-            GameDef::Octal { code, span } => {
-                let octal = Octal::parse(&display, code).map_err(|reason| {
-                    Error::Octal {
-                        code: code.clone(),
-                        reason,
-                        span: *span,
-                    }
-                    .declared_in(&origin)
+            GameDef::Octal { code, hex, span } => {
+                let octal = Octal::parse(&display, code, Base::of(*hex)).map_err(|fault| {
+                    Error::of_code(code, *hex, fault, *span).declared_in(&origin)
                 })?;
                 Arc::new(octal)
             }

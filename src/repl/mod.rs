@@ -60,6 +60,7 @@ pub const KEYWORDS: &[&str] = &[
     "assert",
     "print",
     "octal",
+    "hex",
     "subtraction",
     "graph",
 ];
@@ -474,6 +475,7 @@ fn help() -> String {
             "game d = octal 0.07",
             "also: subtraction {1, 3, 4}, graph { a -> b }",
         ),
+        ("game h = hex 0.8", "hexadecimal: bit 8 leaves three heaps"),
         ("grundy nim[heaps]", "the Grundy value"),
         ("outcome wythoff[3, 5]", "P or N"),
         (

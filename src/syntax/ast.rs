@@ -157,8 +157,8 @@ pub enum GameDef {
         unordered: bool,
         rules: Vec<Rule>,
     },
-    /// `= octal 0.07`: the code exactly as written.
-    Octal { code: String, span: Span },
+    /// `= octal 0.07` or `= hex 0.3F` (`hex`): the code exactly as written.
+    Octal { code: String, hex: bool, span: Span },
     /// `= subtraction {1, 3, 4}`, `= subtraction 1..=4`, `= subtraction 1..`
     Subtraction { set: Expr },
     /// `= graph { a -> b, c; b -> c; c }`

@@ -124,6 +124,7 @@ fn parts<'i>(pair: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
                 | Rule::kw_assert
                 | Rule::kw_print
                 | Rule::kw_octal
+                | Rule::kw_hex
                 | Rule::kw_subtraction
                 | Rule::kw_graph
         )
@@ -532,9 +533,14 @@ fn update(pair: Pair<Rule>) -> Result<Update> {
 }
 
 fn octal_def(pair: Pair<Rule>) -> GameDef {
+    let hex = pair
+        .clone()
+        .into_inner()
+        .any(|p| p.as_rule() == Rule::kw_hex);
     let code = next(&mut parts(pair));
     GameDef::Octal {
         code: code.as_str().to_string(),
+        hex,
         span: span(&code),
     }
 }

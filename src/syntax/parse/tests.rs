@@ -543,11 +543,28 @@ fn rule_games() {
 fn family_games() {
     for code in ["0.07", "4.07", "0.137", ".07", "0.", "7", "0.08"] {
         let source = format!("game dawson = octal {code}");
-        let GameDef::Octal { code: got, span } = game(&source).def else {
+        let GameDef::Octal {
+            code: got,
+            hex: false,
+            span,
+        } = game(&source).def
+        else {
             panic!()
         };
         assert_eq!(got, code);
         assert_eq!(text(&source, span), code);
+    }
+    for code in ["0.3F", "0.8", "C.1", "0.3f", "0.3G"] {
+        let source = format!("game g = hex {code}");
+        let GameDef::Octal {
+            code: got,
+            hex: true,
+            ..
+        } = game(&source).def
+        else {
+            panic!("{code}")
+        };
+        assert_eq!(got, code);
     }
     let g = game("game sub(S) = subtraction S");
     assert_eq!(g.params[0].name, "S");
@@ -920,6 +937,7 @@ fn names_may_start_with_keywords() {
         "assert",
         "print",
         "octal",
+        "hex",
         "subtraction",
         "graph",
     ] {
