@@ -242,6 +242,7 @@ impl Checker<'_> {
                     "`period` takes a game played on one heap",
                 );
             }
+            StmtKind::PeriodOf { value, axis } => self.swept(value, &[axis]),
             StmtKind::Compare { left, right, range } => {
                 for game in [left, right] {
                     self.game_arg(
@@ -280,6 +281,8 @@ impl Checker<'_> {
                         );
                         self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=2000`");
                     }
+                    Plot::SequenceOf { value, axis } => self.swept(value, &[axis]),
+                    Plot::TableOf { value, rows, cols } => self.swept(value, &[rows, cols]),
                     Plot::Table { game, rows, cols } => {
                         self.game_arg(
                             game,

@@ -259,6 +259,7 @@ impl Interpreter {
             StmtKind::Genus { target, range } => self.genus(target, range.as_ref())?,
             StmtKind::Check { condition, binders } => self.check(condition, binders)?,
             StmtKind::Period { game } => self.period(game)?,
+            StmtKind::PeriodOf { value, axis } => self.period_of(value, axis, &origin.text)?,
             StmtKind::Compare { left, right, range } => self.compare(left, right, range)?,
             StmtKind::Dot(target) => self.dot(target)?,
             StmtKind::Plot {
@@ -266,7 +267,7 @@ impl Interpreter {
                 file,
                 file_span,
                 size,
-            } => self.plot(plot, file, *file_span, size.as_ref())?,
+            } => self.plot(plot, file, *file_span, size.as_ref(), &origin.text)?,
             StmtKind::Assert(condition) => {
                 let mut eval = Eval::new(self);
                 if eval.bool(condition)? {

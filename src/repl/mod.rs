@@ -484,6 +484,10 @@ fn help() -> String {
         ),
         ("win nim[3, 4, 5]", "the winning moves"),
         ("sequence kayles 0..=83", "Grundy values of single heaps"),
+        (
+            "period grundy(kayles[n]) for n in 0..=300",
+            "an apparent period; also plot of this form",
+        ),
         ("genus kayles 0..=20", "misère genera of single heaps"),
         (
             "sequence misere kayles 0..=30",
