@@ -111,13 +111,13 @@ impl Session {
                 "write one expression that names a game, e.g. `kayles` or `bash(3)`",
             )]);
         };
-        crate::check::check(&program.statements, &self.interpreter.globals())?;
+        crate::check::check(&program.statements, self.interpreter.global_types())?;
         self.interpreter.method(expr).map_err(|e| vec![e])
     }
 
     /// Every global name: games, families and `let` values, sorted.
     pub fn global_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.interpreter.globals().keys().cloned().collect();
+        let mut names: Vec<String> = self.interpreter.global_types().keys().cloned().collect();
         names.sort();
         names
     }
