@@ -3,85 +3,16 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::builtins::{self, Kind, Returns};
+use crate::builtins::{self, Returns};
 use crate::error::Error;
-use crate::eval::value::{shape_of, Shape, Value};
-use crate::eval::Globals;
-use crate::game::octal::Octal;
+use crate::eval::types::{GlobalTypes, Ty};
+use crate::eval::value::{shape_of, Shape};
+use crate::game::octal::{Base, Octal};
 use crate::span::Span;
 use crate::syntax::ast::{
     Axis, BinaryOp, Binder, BinderKind, Expr, ExprKind, FunctionDecl, GameDecl, GameDef, Ident,
     Plot, Rule, StateShape, Step, Stmt, StmtKind, UnaryOp, Update, UpdateOp,
 };
-
-/// What the checker knows of a value's type; `Unknown` never causes an error.
-#[derive(Clone, Debug, PartialEq)]
-enum Ty {
-    Int,
-    Bool,
-    Str,
-    Range,
-    Set,
-    List,
-    Box,
-    Game(Shape),
-    Family(usize, Shape),
-    Position,
-    /// A function of this many parameters.
-    Function(usize),
-    Unknown,
-}
-
-impl Ty {
-    fn of(value: &Value) -> Ty {
-        match value {
-            Value::Int(_) => Ty::Int,
-            Value::Bool(_) => Ty::Bool,
-            Value::Str(_) => Ty::Str,
-            Value::Range { .. } => Ty::Range,
-            Value::Set(_) => Ty::Set,
-            Value::List(_) => Ty::List,
-            Value::Box { .. } => Ty::Box,
-            Value::Game(g) => Ty::Game(g.shape.clone()),
-            Value::Family(f) => Ty::Family(f.arity, f.shape.clone()),
-            Value::Position(_) => Ty::Position,
-            Value::Function(f) => Ty::Function(f.decl.params.len()),
-        }
-    }
-
-    /// Whether a value of this type may be an argument of this kind (always, when unknown).
-    fn fits(&self, kind: Kind) -> bool {
-        match kind {
-            Kind::Int => matches!(self, Ty::Int | Ty::Unknown),
-            Kind::Ints => matches!(self, Ty::List | Ty::Set | Ty::Range | Ty::Unknown),
-            Kind::Sized => matches!(self, Ty::List | Ty::Set | Ty::Str | Ty::Range | Ty::Unknown),
-            Kind::Position => matches!(self, Ty::Position | Ty::Unknown),
-            Kind::Str => matches!(self, Ty::Str | Ty::Unknown),
-            Kind::Any => true,
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            Ty::Int => "an integer",
-            Ty::Bool => "a boolean",
-            Ty::Str => "a string",
-            Ty::Range => "a range",
-            Ty::Set => "a set",
-            Ty::List => "a list",
-            Ty::Box => "a box",
-            Ty::Game(Shape::Heaps) => "a heap game",
-            Ty::Game(Shape::Nodes(_)) => "a graph game",
-            Ty::Game(Shape::Tuple(2)) => "a game of two counters",
-            Ty::Game(Shape::Tuple(_)) => "a game of several counters",
-            Ty::Game(Shape::List) => "a list game",
-            Ty::Family(..) => "a game family (needs parameters)",
-            Ty::Position => "a position",
-            Ty::Function(_) => "a function",
-            Ty::Unknown => "a value",
-        }
-    }
-}
 
 /// A state variable of the game being checked: its name and whether it is a list.
 struct StateVar {
@@ -90,7 +21,7 @@ struct StateVar {
 }
 
 struct Checker<'g> {
-    globals: &'g Globals,
+    globals: &'g GlobalTypes,
     declared: FxHashMap<String, Ty>,
     locals: Vec<(String, Ty)>,
     state: Vec<StateVar>,
@@ -98,8 +29,9 @@ struct Checker<'g> {
     errors: Vec<Error>,
 }
 
-/// Checks statements that will run after everything in `globals` is defined.
-pub fn check(statements: &[Stmt], globals: &Globals) -> Result<(), Vec<Error>> {
+/// Checks statements that will run after everything in `globals` is defined (the types the
+/// globals were given when they were defined, see [`GlobalTypes`]).
+pub fn check(statements: &[Stmt], globals: &GlobalTypes) -> Result<(), Vec<Error>> {
     let mut checker = Checker {
         globals,
         declared: FxHashMap::default(),
@@ -126,7 +58,7 @@ impl Checker<'_> {
         if let Some(ty) = self.declared.get(name) {
             return Some(ty.clone());
         }
-        self.globals.get(name).map(Ty::of)
+        self.globals.get(name).cloned()
     }
 
     fn known_names(&self) -> Vec<String> {
@@ -242,6 +174,7 @@ impl Checker<'_> {
                     "`period` takes a game played on one heap",
                 );
             }
+            StmtKind::PeriodOf { value, axis } => self.swept(value, &[axis]),
             StmtKind::Compare { left, right, range } => {
                 for game in [left, right] {
                     self.game_arg(
@@ -280,6 +213,8 @@ impl Checker<'_> {
                         );
                         self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=2000`");
                     }
+                    Plot::SequenceOf { value, axis } => self.swept(value, &[axis]),
+                    Plot::TableOf { value, rows, cols } => self.swept(value, &[rows, cols]),
                     Plot::Table { game, rows, cols } => {
                         self.game_arg(
                             game,
@@ -434,13 +369,9 @@ impl Checker<'_> {
                 }
                 self.state.clear();
             }
-            GameDef::Octal { code, span } => {
-                if let Err(reason) = Octal::parse(&decl.name.name, code) {
-                    self.errors.push(Error::Octal {
-                        code: code.clone(),
-                        reason,
-                        span: *span,
-                    });
+            GameDef::Octal { code, hex, span } => {
+                if let Err(fault) = Octal::parse(&decl.name.name, code, Base::of(*hex)) {
+                    self.errors.push(Error::of_code(code, *hex, fault, *span));
                 }
             }
             GameDef::Subtraction { set } => {

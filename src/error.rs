@@ -204,7 +204,7 @@ pub enum Error {
     #[error("this position has too many options to list")]
     #[diagnostic(
         code(grundy::too_many_options),
-        help("a huge heap has about as many options as tokens, too many to play one by one (misère play must play them); under normal play, `win`, `moves` and `len(options(p))` answer from a closed form or a proved period where one is known")
+        help("a huge heap has about as many options as tokens, too many to play one by one (misère play must play them); under normal play, `win`, `moves` and `len(options(p))` count a huge heap's moves from a closed form or a proved period, except in games that split a heap in three")
     )]
     TooManyOptions {
         #[label("here")]
@@ -290,7 +290,33 @@ pub enum Error {
         span: Span,
     },
 
-    /// An octal code that is not one: `octal 0.08`, `octal 0.`.
+    /// An octal code with a digit above 7, which only a hexadecimal code has: `octal 0.3F`.
+    #[error("`{digit}` is not an octal digit: did you mean `hex {code}`?")]
+    #[diagnostic(
+        code(grundy::octal_hex_digit),
+        help("octal digits are 0-7 (bits 1, 2 and 4); a digit with bit 8 (leave three non-empty heaps) belongs to a hexadecimal code: write `hex {code}`")
+    )]
+    OctalHexDigit {
+        code: String,
+        digit: char,
+        #[label("a hexadecimal code")]
+        span: Span,
+    },
+
+    /// A hexadecimal code that is not one: `hex 0.3G`, `hex 0.`.
+    #[error("malformed hexadecimal code `{code}`: {reason}")]
+    #[diagnostic(
+        code(grundy::hex),
+        help("a hexadecimal code is digits 0-9 and A-F with one point: 0.3F, 0.8, C.1 (bit 8 of a digit: leave three non-empty heaps)")
+    )]
+    Hex {
+        code: String,
+        reason: String,
+        #[label("here")]
+        span: Span,
+    },
+
+    /// An octal code that is not one: `octal 0.78x`, `octal 0.`.
     #[error("malformed octal code `{code}`: {reason}")]
     #[diagnostic(
         code(grundy::octal),
@@ -418,6 +444,24 @@ impl From<crate::game::heap::CacheWarning> for Error {
 impl Error {
     /// The error, marked as raised in a game declared in `origin` (unless it is already, or is
     /// an interruption, which belongs to no source).
+    /// The diagnostic of a game code that [`Octal::parse`] refused.
+    ///
+    /// [`Octal::parse`]: crate::game::octal::Octal::parse
+    pub fn of_code(
+        code: &str,
+        hex: bool,
+        fault: crate::game::octal::CodeError,
+        span: Span,
+    ) -> Error {
+        use crate::game::octal::CodeError;
+        let code = code.to_string();
+        match fault {
+            CodeError::HexDigitInOctal(digit) => Error::OctalHexDigit { code, digit, span },
+            CodeError::Malformed(reason) if hex => Error::Hex { code, reason, span },
+            CodeError::Malformed(reason) => Error::Octal { code, reason, span },
+        }
+    }
+
     pub fn declared_in(self, origin: &std::sync::Arc<Origin>) -> Error {
         match self {
             Error::InDeclaration { .. } | Error::Interrupted | Error::Deferred => self,

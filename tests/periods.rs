@@ -278,3 +278,24 @@ proptest! {
         }
     }
 }
+
+/// `period EXPR for n in RANGE`: the least period and preperiod a brute force finds on the
+/// values (written here), always reported as apparent.
+#[test]
+fn periods_of_expressions_are_apparent_and_least() {
+    let g = octal(&[0, 7, 7], 400);
+    let out = run("game k = octal 0.77\nperiod grundy(k[n]) for n in 0..400");
+    let (n0, p) = least_period(&g).unwrap();
+    assert_eq!(reported(&out), Some((n0, p)), "{out}");
+    assert!(
+        out.contains("apparent, not proved: the values of an expression"),
+        "{out}"
+    );
+    let out = run("period (n % 4) + 3 * (n / 4) for n in 10..=200");
+    assert!(
+        out.contains("preperiod 0 (from n = 10), period 4, saltus 3"),
+        "{out}"
+    );
+    let out = run("period n * n for n in 0..=100");
+    assert_eq!(out.trim(), "n * n: no period found in n = 0..=100");
+}

@@ -158,3 +158,47 @@ fn a_table_plot_has_axes_and_a_colour_bar() {
         .count();
     assert_eq!(black_cells, wythoff_p_positions(41, 40) + 1);
 }
+
+#[test]
+fn pictures_of_expressions_name_the_expression_and_its_indices() {
+    let file = scratch("expression_sequence.svg");
+    run(&format!(
+        "plot sequence n % 7 for n in 3..=60 to \"{}\"",
+        file.display()
+    ));
+    let svg = std::fs::read_to_string(&file).unwrap();
+    let shown = texts(&svg);
+    assert!(
+        shown.contains(&"n % 7, n = 3..=60".to_string()),
+        "{shown:?}"
+    );
+    assert!(shown.contains(&"n".to_string()) && shown.contains(&"value".to_string()));
+    // One point a value.
+    assert_eq!(svg.matches("<circle").count(), 58);
+    let file = scratch("expression_table.png");
+    let out = run(&format!(
+        "plot table a * b for a in 0..10, b in 0..20 to \"{}\"",
+        file.display()
+    ));
+    assert!(out.starts_with("wrote"), "{out}");
+    assert!(png_size(&file).0 > 0);
+    let file = scratch("expression_table.svg");
+    run(&format!(
+        "plot table a * b for a in 0..10, b in 0..20 to \"{}\"",
+        file.display()
+    ));
+    let shown = texts(&std::fs::read_to_string(&file).unwrap());
+    assert!(
+        shown.contains(&"a * b, a = 0..=9, b = 0..=19".to_string()),
+        "{shown:?}"
+    );
+    let negative = grundy::run_to_string(
+        "pictures",
+        &format!(
+            "plot sequence n - 5 for n in 0..=9 to \"{}\"",
+            file.display()
+        ),
+    )
+    .unwrap_err();
+    assert!(negative.contains("the value -5 (at n = 0)"), "{negative}");
+}

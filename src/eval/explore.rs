@@ -166,7 +166,8 @@ impl Interpreter {
         file: &str,
         file_span: Span,
         size: Option<&(Expr, Expr)>,
+        source: &str,
     ) -> Result<String, Error> {
-        super::plot::draw(self, plot, file, file_span, size)
+        super::plot::draw(self, plot, file, file_span, size, source)
     }
 }

@@ -11,6 +11,7 @@ mod results;
 mod rules;
 mod sweep;
 mod swept;
+pub mod types;
 pub use rules::interpret_only;
 pub mod value;
 
@@ -23,11 +24,12 @@ use rustc_hash::FxHashMap;
 use self::expr::{plural, solve_error, Eval, Flow, Host};
 use self::results::Results;
 use self::rules::RuleGame;
+use self::types::{GlobalTypes, Ty};
 use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
 use crate::error::{Error, Origin};
 use crate::game::graph::Graph;
 use crate::game::loopy::{GValue, Outcome};
-use crate::game::octal::Octal;
+use crate::game::octal::{Base, Octal};
 use crate::game::subtraction::Subtraction;
 use crate::game::{Engine, Game, GameId, Limits, Method, Part, Wanted};
 use crate::span::Span;
@@ -37,22 +39,6 @@ use crate::syntax::ast::{
 
 /// `win` and `moves` list at most this many moves, then how many more there are.
 const MOST_MOVES_SHOWN: usize = 50;
-
-/// After the first moves of `win` or `moves`: how many were left out, and how to see them
-/// (`list` is `wins` or `options`, `written` the position as the program wrote it).
-fn left_out(count: u128, shown: usize, limit: usize, list: &str, written: &str) -> String {
-    let more = count - shown as u128;
-    if more == 0 {
-        String::new()
-    } else if count <= limit as u128 {
-        format!("\n  ... and {more} more: `{list}({written})[{shown}..]` lists them")
-    } else {
-        format!(
-            "\n  ... and {more} more, past the list limit of {limit}: \
-             `len({list}({written}))` counts them"
-        )
-    }
-}
 
 /// The global names of a session and their values.
 pub type Globals = FxHashMap<String, Value>;
@@ -74,6 +60,7 @@ fn write_globals(globals: &RwLock<Globals>) -> RwLockWriteGuard<'_, Globals> {
 /// The names, declarations and game instances of a session at one point.
 pub struct Checkpoint {
     globals: Globals,
+    types: GlobalTypes,
     decls: usize,
     instances: FxHashMap<(usize, Vec<Value>), Arc<GameValue>>,
 }
@@ -92,6 +79,8 @@ struct Declared {
 /// that holds every solved value.
 pub struct Interpreter {
     globals: SharedGlobals,
+    /// The type of each global, recorded when it was defined: what the checker reads.
+    types: GlobalTypes,
     decls: Vec<Declared>,
     instances: FxHashMap<(usize, Vec<Value>), Arc<GameValue>>,
     engine: Engine,
@@ -134,6 +123,7 @@ impl Interpreter {
     pub fn new(limits: Limits) -> Interpreter {
         Interpreter {
             globals: Arc::new(RwLock::new(Globals::default())),
+            types: GlobalTypes::default(),
             decls: Vec::new(),
             instances: FxHashMap::default(),
             engine: Engine::new(limits),
@@ -150,6 +140,7 @@ impl Interpreter {
     pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
             globals: read_globals(&self.globals).clone(),
+            types: self.types.clone(),
             decls: self.decls.len(),
             instances: self.instances.clone(),
         }
@@ -157,13 +148,25 @@ impl Interpreter {
 
     pub fn roll_back(&mut self, checkpoint: Checkpoint) {
         *write_globals(&self.globals) = checkpoint.globals;
+        self.types = checkpoint.types;
         self.decls.truncate(checkpoint.decls);
         self.instances = checkpoint.instances;
     }
 
-    /// The global names and their values, for the checker and for completion.
+    /// The global names and their values.
     pub fn globals(&self) -> RwLockReadGuard<'_, Globals> {
         read_globals(&self.globals)
+    }
+
+    /// The global names and their types, for the checker and for completion.
+    pub fn global_types(&self) -> &GlobalTypes {
+        &self.types
+    }
+
+    /// Defines (or redefines) a global, recording its type.
+    fn define(&mut self, name: &str, value: Value) {
+        self.types.insert(name.to_string(), Ty::of(&value));
+        write_globals(&self.globals).insert(name.to_string(), value);
     }
 
     /// Runs statements in order, writing answers to `out`. A failed `assert` or `check` is
@@ -213,12 +216,12 @@ impl Interpreter {
         let text = match &stmt.kind {
             StmtKind::Let { name, value } => {
                 let value = Eval::new(self).eval(value)?;
-                write_globals(&self.globals).insert(name.name.clone(), value);
+                self.define(&name.name, value);
                 return Ok(());
             }
             StmtKind::Function(decl) => {
                 let value = function::define(decl, origin, &read_globals(&self.globals));
-                write_globals(&self.globals).insert(decl.name.name.clone(), value);
+                self.define(&decl.name.name, value);
                 return Ok(());
             }
             StmtKind::Game(decl) => return self.declare(decl, origin),
@@ -259,6 +262,7 @@ impl Interpreter {
             StmtKind::Genus { target, range } => self.genus(target, range.as_ref())?,
             StmtKind::Check { condition, binders } => self.check(condition, binders)?,
             StmtKind::Period { game } => self.period(game)?,
+            StmtKind::PeriodOf { value, axis } => self.period_of(value, axis, &origin.text)?,
             StmtKind::Compare { left, right, range } => self.compare(left, right, range)?,
             StmtKind::Dot(target) => self.dot(target)?,
             StmtKind::Plot {
@@ -266,7 +270,7 @@ impl Interpreter {
                 file,
                 file_span,
                 size,
-            } => self.plot(plot, file, *file_span, size.as_ref())?,
+            } => self.plot(plot, file, *file_span, size.as_ref(), &origin.text)?,
             StmtKind::Assert(condition) => {
                 let mut eval = Eval::new(self);
                 if eval.bool(condition)? {
@@ -323,7 +327,7 @@ impl Interpreter {
                 shape: shape_of(decl),
             }))
         };
-        write_globals(&self.globals).insert(decl.name.name.clone(), value);
+        self.define(&decl.name.name, value);
         Ok(())
     }
 
@@ -365,14 +369,9 @@ impl Interpreter {
                 );
                 Arc::new(game)
             }
-            GameDef::Octal { code, span } => {
-                let octal = Octal::parse(&display, code).map_err(|reason| {
-                    Error::Octal {
-                        code: code.clone(),
-                        reason,
-                        span: *span,
-                    }
-                    .declared_in(&origin)
+            GameDef::Octal { code, hex, span } => {
+                let octal = Octal::parse(&display, code, Base::of(*hex)).map_err(|fault| {
+                    Error::of_code(code, *hex, fault, *span).declared_in(&origin)
                 })?;
                 Arc::new(octal)
             }
@@ -473,27 +472,27 @@ impl Interpreter {
                     GValue::Finite(v) => v,
                     GValue::Infinite(mut finite) => crate::game::mex(&mut finite),
                 };
-                let convention = if p.position.misere { "misère " } else { "" };
-                let count = moves.count;
-                let head = format!(
-                    "{p}: {count} option{}, {convention}mex {mex}",
-                    if count == 1 { "" } else { "s" }
-                );
-                let limit = engine.limits.max_states;
-                let more = left_out(count, rows.len(), limit, "options", written);
-                format!("{head}{}{more}", aligned(&rows))
+                results::Moves {
+                    position: p.to_string(),
+                    count: moves.count,
+                    misere: p.position.misere,
+                    mex,
+                    rows,
+                    limit: engine.limits.max_states,
+                    written: written.to_string(),
+                }
+                .text()
             }
             Query::Win => {
                 let limit = engine.limits.max_states;
                 let wins = engine
                     .first_moves(&p.position, Wanted::Winning, MOST_MOVES_SHOWN)
                     .map_err(fail)?;
+                let position = p.to_string();
                 if wins.count == 0 {
                     match engine.gvalue(&p.position).map_err(fail)?.outcome() {
-                        Outcome::D => {
-                            format!("{p} is a draw: no move wins, and best play never ends")
-                        }
-                        _ => format!("{p} is a P-position: every move loses"),
+                        Outcome::D => results::Win::Draw { position },
+                        _ => results::Win::Lost { position },
                     }
                 } else {
                     let rows: Vec<(String, String)> = wins
@@ -512,14 +511,15 @@ impl Interpreter {
                             )
                         })
                         .collect();
-                    let count = wins.count;
-                    format!(
-                        "{p} is an N-position: {count} winning move{}{}{}",
-                        if count == 1 { "" } else { "s" },
-                        aligned(&rows),
-                        left_out(count, rows.len(), limit, "wins", written)
-                    )
+                    results::Win::Winning {
+                        position,
+                        count: wins.count,
+                        rows,
+                        limit,
+                        written: written.to_string(),
+                    }
                 }
+                .text()
             }
         })
     }
@@ -963,18 +963,6 @@ fn show<'p>(p: &PositionValue, parts: impl IntoIterator<Item = &'p Part>) -> Str
     } else {
         text
     }
-}
-
-/// Two columns, the first padded, one row a line, indented.
-fn aligned(rows: &[(String, String)]) -> String {
-    let width = rows
-        .iter()
-        .map(|(a, _)| a.chars().count())
-        .max()
-        .unwrap_or(0);
-    rows.iter()
-        .map(|(a, b)| format!("\n  {a:<width$}  {b}"))
-        .collect()
 }
 
 /// For a failed comparison, the values of both sides.

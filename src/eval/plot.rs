@@ -9,6 +9,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::expr::Eval;
+use super::results::Results;
 use super::value::Shape;
 use super::Interpreter;
 use crate::error::Error;
@@ -51,6 +52,7 @@ pub(super) fn draw(
     file: &str,
     file_span: Span,
     size: Option<&(Expr, Expr)>,
+    source: &str,
 ) -> Result<String, Error> {
     let size = match size {
         Some((width, height)) => Some((side(interp, width)?, side(interp, height)?)),
@@ -59,6 +61,14 @@ pub(super) fn draw(
     let picture = match plot {
         Plot::Sequence { game, range } => sequence(interp, game, range)?,
         Plot::Table { game, rows, cols } => table(interp, game, rows, cols)?,
+        Plot::SequenceOf { value, axis } => {
+            let results = interp.sequence_of(value, axis, source)?;
+            Picture::of(results, value.span)?
+        }
+        Plot::TableOf { value, rows, cols } => {
+            let results = interp.table_of(value, rows, cols, false, source)?;
+            Picture::of(results, value.span)?
+        }
     };
     let size = size.unwrap_or_else(|| picture.default_size());
     register_font();
@@ -96,19 +106,33 @@ fn side(interp: &mut Interpreter, expr: &Expr) -> Result<u32, Error> {
     Ok(pixels as u32)
 }
 
-/// What a picture shows: the values, and where they start.
+/// What a picture shows: the values, where they start, and the names of its axes (the index
+/// and the value of a sequence; the rows and columns of a table).
 enum Picture {
     Sequence {
         title: String,
         start: i64,
         values: Vec<u64>,
+        names: (String, String),
     },
     Table {
         title: String,
         rows: i64,
         cols: i64,
         grid: Vec<Vec<u64>>,
+        names: (String, String),
     },
+}
+
+/// A value that a picture can show: from 0 up.
+fn shown(v: i64, at: String, span: Span) -> Result<u64, Error> {
+    u64::try_from(v).map_err(|_| {
+        Error::invalid(
+            format!("a picture of the value {v} (at {at})"),
+            span,
+            "a picture shows values from 0 up: plot the expression plus a constant",
+        )
+    })
 }
 
 fn sequence(interp: &mut Interpreter, game: &Expr, range: &Expr) -> Result<Picture, Error> {
@@ -129,6 +153,7 @@ fn sequence(interp: &mut Interpreter, game: &Expr, range: &Expr) -> Result<Pictu
         title: format!("{}: Grundy values of heaps {start}..={last}", game.display),
         start,
         values,
+        names: ("heap n".into(), "Grundy value".into()),
     })
 }
 
@@ -151,6 +176,7 @@ fn table(
         rows: r0,
         cols: c0,
         grid,
+        names: ("a (first counter)".into(), "b (second counter)".into()),
     })
 }
 
@@ -166,6 +192,59 @@ fn colour(v: u64, top: u64) -> RGBAColor {
 }
 
 impl Picture {
+    /// The picture of the values of an expression (`plot sequence EXPR for n in R`, `plot table
+    /// EXPR for a in R, b in S`); `span` is the expression's, where a negative value is shown.
+    fn of(results: Results, span: Span) -> Result<Picture, Error> {
+        match results {
+            Results::Sequence {
+                label,
+                axis,
+                values,
+            } => Ok(Picture::Sequence {
+                title: format!("{label}, {} = {}..={}", axis.name, axis.start, axis.last),
+                start: axis.start,
+                values: (values.iter().enumerate())
+                    .map(|(i, &v)| {
+                        shown(
+                            v,
+                            format!("{} = {}", axis.name, axis.start + i as i64),
+                            span,
+                        )
+                    })
+                    .collect::<Result<_, _>>()?,
+                names: (axis.name, "value".into()),
+            }),
+            Results::Table {
+                label,
+                rows,
+                cols,
+                grid,
+            } => {
+                let mut shown_grid = Vec::with_capacity(grid.len());
+                for (i, line) in grid.iter().enumerate() {
+                    let mut shown_line = Vec::with_capacity(line.len());
+                    for (j, &v) in line.iter().enumerate() {
+                        let (a, b) = (rows.start + i as i64, cols.start + j as i64);
+                        let at = format!("{} = {a}, {} = {b}", rows.name, cols.name);
+                        shown_line.push(shown(v, at, span)?);
+                    }
+                    shown_grid.push(shown_line);
+                }
+                Ok(Picture::Table {
+                    title: format!(
+                        "{label}, {} = {}..={}, {} = {}..={}",
+                        rows.name, rows.start, rows.last, cols.name, cols.start, cols.last
+                    ),
+                    rows: rows.start,
+                    cols: cols.start,
+                    grid: shown_grid,
+                    names: (rows.name, cols.name),
+                })
+            }
+            Results::Ppos { .. } => unreachable!("a picture is drawn of values, not P-positions"),
+        }
+    }
+
     fn default_size(&self) -> (u32, u32) {
         match self {
             Picture::Sequence { .. } => SEQUENCE_SIZE,
@@ -187,6 +266,7 @@ impl Picture {
                 title,
                 start,
                 values,
+                names,
             } => {
                 let last = start + values.len().max(1) as i64 - 1;
                 let top = values.iter().copied().max().unwrap_or(0).max(1) as i64;
@@ -200,8 +280,8 @@ impl Picture {
                 chart
                     .configure_mesh()
                     .light_line_style(WHITE)
-                    .x_desc("heap n")
-                    .y_desc("Grundy value")
+                    .x_desc(&names.0)
+                    .y_desc(&names.1)
                     .label_style((FONT, 15))
                     .axis_desc_style((FONT, 17))
                     .draw()
@@ -217,6 +297,7 @@ impl Picture {
                 rows,
                 cols,
                 grid,
+                names,
             } => {
                 let top = grid.iter().flatten().copied().max().unwrap_or(0);
                 let height = grid.first().map_or(0, Vec::len) as i64;
@@ -235,8 +316,8 @@ impl Picture {
                 chart
                     .configure_mesh()
                     .disable_mesh()
-                    .x_desc("a (first counter)")
-                    .y_desc("b (second counter)")
+                    .x_desc(&names.0)
+                    .y_desc(&names.1)
                     .label_style((FONT, 15))
                     .axis_desc_style((FONT, 17))
                     .draw()

@@ -1,5 +1,6 @@
 //! What `sequence`, `table` and `ppos` found, shown as text and saved to a file by its
-//! extension: `.csv` (a header row, then one row a value), `.json`, or `.txt` (as printed).
+//! extension: `.csv` (a header row, then one row a value), `.json`, or `.txt` (as printed); and
+//! what `moves` and `win` found, shown as text.
 
 use std::fmt::Write as _;
 
@@ -35,6 +36,107 @@ pub enum Results {
         cols: Axis,
         found: Vec<(i64, i64)>,
     },
+}
+
+/// What `moves` found: the options of a position, the first of them with their values.
+pub struct Moves {
+    /// The position, as shown.
+    pub position: String,
+    /// How many options it has (all of them, not only those listed).
+    pub count: u128,
+    pub misere: bool,
+    /// The mex of the options' values: the position's value.
+    pub mex: u64,
+    /// The first options: each as shown, with its value.
+    pub rows: Vec<(String, String)>,
+    /// The list limit, and the position as the program wrote it, for the note on the rest.
+    pub limit: usize,
+    pub written: String,
+}
+
+/// What `win` found.
+pub enum Win {
+    /// No move wins, and best play never ends.
+    Draw { position: String },
+    /// A P-position: every move loses.
+    Lost { position: String },
+    /// An N-position: `count` winning moves, the first of them in `rows` (the move, and what it
+    /// leaves).
+    Winning {
+        position: String,
+        count: u128,
+        rows: Vec<(String, String)>,
+        limit: usize,
+        written: String,
+    },
+}
+
+impl Moves {
+    /// The answer as printed.
+    pub fn text(&self) -> String {
+        let convention = if self.misere { "misère " } else { "" };
+        let (count, mex) = (self.count, self.mex);
+        let shown = self.rows.len();
+        format!(
+            "{}: {count} option{}, {convention}mex {mex}{}{}",
+            self.position,
+            if count == 1 { "" } else { "s" },
+            aligned(&self.rows),
+            left_out(count, shown, self.limit, "options", &self.written)
+        )
+    }
+}
+
+impl Win {
+    /// The answer as printed.
+    pub fn text(&self) -> String {
+        match self {
+            Win::Draw { position } => {
+                format!("{position} is a draw: no move wins, and best play never ends")
+            }
+            Win::Lost { position } => format!("{position} is a P-position: every move loses"),
+            Win::Winning {
+                position,
+                count,
+                rows,
+                limit,
+                written,
+            } => format!(
+                "{position} is an N-position: {count} winning move{}{}{}",
+                if *count == 1 { "" } else { "s" },
+                aligned(rows),
+                left_out(*count, rows.len(), *limit, "wins", written)
+            ),
+        }
+    }
+}
+
+/// After the first moves of `win` or `moves`: how many were left out, and how to see them
+/// (`list` is `wins` or `options`, `written` the position as the program wrote it).
+fn left_out(count: u128, shown: usize, limit: usize, list: &str, written: &str) -> String {
+    let more = count - shown as u128;
+    if more == 0 {
+        String::new()
+    } else if count <= limit as u128 {
+        format!("\n  ... and {more} more: `{list}({written})[{shown}..]` lists them")
+    } else {
+        format!(
+            "\n  ... and {more} more, past the list limit of {limit}: \
+             `len({list}({written}))` counts them"
+        )
+    }
+}
+
+/// Two columns, the first padded, one row a line, indented.
+fn aligned(rows: &[(String, String)]) -> String {
+    let width = rows
+        .iter()
+        .map(|(a, _)| a.chars().count())
+        .max()
+        .unwrap_or(0);
+    rows.iter()
+        .map(|(a, b)| format!("\n  {a:<width$}  {b}"))
+        .collect()
 }
 
 impl Results {

@@ -1,11 +1,15 @@
 //! `sequence EXPR for n in RANGE` and `table EXPR for a in ROWS, b in COLUMNS` (and `ppos` of
-//! that form): any expression, an integer or a position whose Grundy value is taken.
+//! that form), `period` and `plot` of those forms: any expression, an integer or a position whose
+//! Grundy value is taken.
+
+use std::fmt::Write as _;
 
 use super::expr::{solve_error, Eval};
 use super::results::{self, Results};
 use super::value::Value;
 use super::{tabulated, Interpreter};
 use crate::error::Error;
+use crate::game::period;
 use crate::syntax::ast::{Axis, Expr};
 
 impl Interpreter {
@@ -15,6 +19,20 @@ impl Interpreter {
         axis: &Axis,
         source: &str,
     ) -> Result<Results, Error> {
+        let (axis, values) = self.values_along(value, axis)?;
+        Ok(Results::Sequence {
+            label: label(source, value),
+            axis,
+            values,
+        })
+    }
+
+    /// The values of `value` for each index of `axis`, with the axis's bounds.
+    fn values_along(
+        &mut self,
+        value: &Expr,
+        axis: &Axis,
+    ) -> Result<(results::Axis, Vec<i64>), Error> {
         let (start, last) = self.finite_range(&axis.range)?;
         let size = last as i128 - start as i128 + 1;
         self.bound_size(size, "this sequence", axis.range.span)?;
@@ -23,11 +41,41 @@ impl Interpreter {
         for n in start..=last {
             values.push(value_at(&mut eval, value, &[(axis, n)])?);
         }
-        Ok(Results::Sequence {
-            label: label(source, value),
-            axis: bounds(axis, start, last),
-            values,
-        })
+        Ok((bounds(axis, start, last), values))
+    }
+
+    /// `period EXPR for n in RANGE`: the least period the values show (the least preperiod for
+    /// it, and a constant saltus), as [`period::find`] finds it for `period G`. Always apparent:
+    /// no theorem says what an expression does past the range.
+    pub(super) fn period_of(
+        &mut self,
+        value: &Expr,
+        axis: &Axis,
+        source: &str,
+    ) -> Result<String, Error> {
+        let (shown, values) = self.values_along(value, axis)?;
+        let label = label(source, value);
+        let lowest = values.iter().copied().min().unwrap_or(0);
+        // The steps of the values, not the values, are what a period is: shifted to start at 0.
+        let lifted: Vec<u64> = values.iter().map(|&v| v.abs_diff(lowest)).collect();
+        let seen = format!("{} = {}..={}", shown.name, shown.start, shown.last);
+        let Some(found) = period::find(&lifted) else {
+            return Ok(format!("{label}: no period found in {seen}"));
+        };
+        let mut text = format!("{label}: preperiod {}", found.preperiod);
+        if shown.start != 0 {
+            let from = shown.start + found.preperiod as i64;
+            let _ = write!(text, " (from {} = {from})", shown.name);
+        }
+        let _ = write!(text, ", period {}", found.period);
+        if found.saltus != 0 {
+            let _ = write!(text, ", saltus {}", found.saltus);
+        }
+        let _ = write!(
+            text,
+            " (apparent, not proved: the values of an expression; seen on {seen})"
+        );
+        Ok(text)
     }
 
     pub(super) fn table_of(

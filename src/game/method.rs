@@ -18,6 +18,8 @@ pub enum Method {
         ranges: bool,
         /// Some move splits a heap in two (computed by the sparse space when there are no ranges).
         splits: bool,
+        /// Some move splits a heap in three (every split is visited).
+        three_way: bool,
         /// What proves the periods found.
         proof: Proof,
     },
@@ -38,6 +40,9 @@ pub enum Proof {
     Subtraction,
     /// An octal game: the periodicity theorem of Guy and Smith.
     Octal,
+    /// A hexadecimal game that splits in three: Guy and Smith's theorem carried to three heaps
+    /// ([`super::period::THREE_HEAP_THEOREM`]).
+    ThreeHeaps,
     /// Every smaller heap is an option and some moves split: arithmetic periods are proved by
     /// the test of [`super::period::arithmetic`].
     Arithmetic,
@@ -52,7 +57,11 @@ impl Method {
             takes: rules.takes.iter().any(|t| t.none || t.one),
             ranges: !rules.ranges.is_empty(),
             splits: rules.takes.iter().any(|t| t.two),
+            three_way: rules.takes.iter().any(|t| t.three),
             proof: match structure {
+                Structure::Octal { digits } if digits.iter().any(|d| d & 8 != 0) => {
+                    Proof::ThreeHeaps
+                }
                 Structure::Nim => Proof::Nim,
                 Structure::Subtraction { .. } => Proof::Subtraction,
                 Structure::Octal { .. } => Proof::Octal,
@@ -65,13 +74,14 @@ impl Method {
 
 impl fmt::Display for Method {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (takes, ranges, splits, proof) = match self {
+        let (takes, ranges, splits, three_way, proof) = match self {
             Method::HeapSequence {
                 takes,
                 ranges,
                 splits,
+                three_way,
                 proof,
-            } => (*takes, *ranges, *splits, *proof),
+            } => (*takes, *ranges, *splits, *three_way, *proof),
             Method::LineSweep => return write!(f, "line sweep (two counters, moves along lines)"),
             Method::Search => return write!(f, "plain memoized search"),
             Method::Loopy => return write!(f, "loopy: generalized values by Smith's labelling"),
@@ -84,6 +94,7 @@ impl fmt::Display for Method {
             (takes, "takes"),
             (ranges, "take ranges"),
             (splits, "splits"),
+            (three_way, "splits in three"),
         ]
         .into_iter()
         .filter_map(|(on, name)| on.then_some(name))
@@ -93,6 +104,7 @@ impl fmt::Display for Method {
             Proof::Nim => write!(f, "; G(n) = n (every smaller heap is an option)"),
             Proof::Subtraction => write!(f, "; periods proved (subtraction game)"),
             Proof::Octal => write!(f, "; periods proved by Guy–Smith"),
+            Proof::ThreeHeaps => write!(f, "; periods proved by Guy–Smith for three heaps"),
             Proof::Arithmetic => write!(f, "; arithmetic periods proved (take any or split)"),
             Proof::None => write!(f, "; periods apparent only"),
         }

@@ -290,11 +290,17 @@ impl Engine {
                 })?;
                 Some(HeapMoves::Subtraction(heaps))
             }
-            Structure::Octal { digits } if huge || exact => match self.proved_period(part.game)? {
-                Some(values) => Some(HeapMoves::Octal { digits, values }),
-                None if huge => return self.huge_value(part.game, n).map(|_| None),
-                None => None,
-            },
+            // The splits in three of a huge heap are not counted by arithmetic.
+            Structure::Octal { digits } if huge && digits.iter().any(|d| d & 8 != 0) => {
+                return Err(SolveError::TooManyOptions)
+            }
+            Structure::Octal { digits } if (huge || exact) && digits.iter().all(|d| d & 8 == 0) => {
+                match self.proved_period(part.game)? {
+                    Some(values) => Some(HeapMoves::Octal { digits, values }),
+                    None if huge => return self.huge_value(part.game, n).map(|_| None),
+                    None => None,
+                }
+            }
             Structure::TakeAnyOrSplit { splits } if huge => {
                 match self.proved_arithmetic(part.game)? {
                     Some(values) => Some(HeapMoves::TakeAnyOrSplit { splits, values }),

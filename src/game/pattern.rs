@@ -23,6 +23,11 @@ pub const BLIND_SEARCH_HEAPS: usize = 1 << 16;
 /// a pass over the smaller heaps, so the work grows as the square of the heaps.
 pub const SPLIT_SEARCH_HEAPS: usize = 1 << 14;
 
+/// How far the search goes for games that split a heap in three (hexadecimal codes with a digit
+/// of bit 8): each heap's splits in three are a pass over the pairs of smaller heaps, so the work
+/// grows as the cube of the heaps.
+pub const THREE_WAY_SEARCH_HEAPS: usize = 1 << 12;
+
 /// The first window of heaps looked at; it doubles, or grows to what a proof needs.
 const FIRST_WINDOW: usize = 1024;
 
@@ -101,6 +106,9 @@ impl Engine {
         // How far values are computed for a proof, and how far while no period shows.
         let (most, blind) = match structure {
             Structure::TakeAnyOrSplit { .. } => (SPLIT_SEARCH_HEAPS, SPLIT_SEARCH_HEAPS),
+            Structure::Octal { ref digits } if digits.iter().any(|d| d & 8 != 0) => {
+                (THREE_WAY_SEARCH_HEAPS, THREE_WAY_SEARCH_HEAPS / 2)
+            }
             Structure::Subtraction { .. } => (SEARCH_HEAPS, SEARCH_HEAPS),
             _ => (SEARCH_HEAPS, BLIND_SEARCH_HEAPS),
         };

@@ -65,6 +65,7 @@ impl Game for Subtraction {
                 none: true,
                 one: true,
                 two: false,
+                three: false,
                 unequal: false,
             }));
         }

@@ -62,6 +62,7 @@ pub const KEYWORDS: &[&str] = &[
     "assert",
     "print",
     "octal",
+    "hex",
     "subtraction",
     "graph",
 ];
@@ -129,13 +130,13 @@ impl Session {
                 "write one expression that names a game, e.g. `kayles` or `bash(3)`",
             )]);
         };
-        crate::check::check(&program.statements, &self.interpreter.globals())?;
+        crate::check::check(&program.statements, self.interpreter.global_types())?;
         Ok(expr.clone())
     }
 
     /// Every global name: games, families and `let` values, sorted.
     pub fn global_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.interpreter.globals().keys().cloned().collect();
+        let mut names: Vec<String> = self.interpreter.global_types().keys().cloned().collect();
         names.sort();
         names
     }
@@ -525,6 +526,7 @@ fn help() -> String {
             "game d = octal 0.07",
             "also: subtraction {1, 3, 4}, graph { a -> b }",
         ),
+        ("game h = hex 0.8", "hexadecimal: bit 8 leaves three heaps"),
         ("grundy nim[heaps]", "the Grundy value"),
         ("outcome wythoff[3, 5]", "P or N"),
         (
@@ -533,6 +535,10 @@ fn help() -> String {
         ),
         ("win nim[3, 4, 5]", "the winning moves"),
         ("sequence kayles 0..=83", "Grundy values of single heaps"),
+        (
+            "period grundy(kayles[n]) for n in 0..=300",
+            "an apparent period; also plot of this form",
+        ),
         ("genus kayles 0..=20", "misère genera of single heaps"),
         (
             "sequence misere kayles 0..=30",

@@ -71,6 +71,8 @@ pub enum StmtKind {
     Genus { target: Expr, range: Option<Expr> },
     /// `period kayles`: preperiod, period and saltus, and whether a theorem proves them.
     Period { game: Expr },
+    /// `period EXPR for n in RANGE`: the period the values show, apparent only.
+    PeriodOf { value: Expr, axis: Axis },
     /// `compare kayles, kayles2 0..=1000`: the first heap where two heap games differ.
     Compare {
         left: Expr,
@@ -120,6 +122,10 @@ pub enum Plot {
     Sequence { game: Expr, range: Expr },
     /// `table GAME RANGE, RANGE`: a colour map of a two-counter game.
     Table { game: Expr, rows: Expr, cols: Expr },
+    /// `sequence EXPR for n in RANGE`: the values of an expression against its index.
+    SequenceOf { value: Expr, axis: Axis },
+    /// `table EXPR for a in ROWS, b in COLUMNS`: a colour map of an expression's values.
+    TableOf { value: Expr, rows: Axis, cols: Axis },
 }
 
 /// The query statements that take one position.
@@ -157,8 +163,8 @@ pub enum GameDef {
         unordered: bool,
         rules: Vec<Rule>,
     },
-    /// `= octal 0.07`: the code exactly as written.
-    Octal { code: String, span: Span },
+    /// `= octal 0.07` or `= hex 0.3F` (`hex`): the code exactly as written.
+    Octal { code: String, hex: bool, span: Span },
     /// `= subtraction {1, 3, 4}`, `= subtraction 1..=4`, `= subtraction 1..`
     Subtraction { set: Expr },
     /// `= graph { a -> b, c; b -> c; c }`

@@ -124,6 +124,7 @@ fn parts<'i>(pair: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
                 | Rule::kw_assert
                 | Rule::kw_print
                 | Rule::kw_octal
+                | Rule::kw_hex
                 | Rule::kw_subtraction
                 | Rule::kw_graph
         )
@@ -150,9 +151,15 @@ fn statement(pair: Pair<Rule>) -> Result<Stmt> {
         Rule::genus_stmt => genus_stmt(inner)?,
         Rule::table_stmt | Rule::ppos_stmt => table_stmt(inner)?,
         Rule::check_stmt => check_stmt(inner)?,
-        Rule::period_stmt => StmtKind::Period {
-            game: game_expr(next(&mut parts(inner)))?,
-        },
+        Rule::period_stmt => {
+            let what = next(&mut parts(inner));
+            match swept(&what)? {
+                Some((value, axis, _)) => StmtKind::PeriodOf { value, axis },
+                None => StmtKind::Period {
+                    game: game_expr(what)?,
+                },
+            }
+        }
         Rule::compare_stmt => compare_stmt(inner)?,
         Rule::dot_stmt => StmtKind::Dot(expr(next(&mut parts(inner)))?),
         Rule::plot_stmt => plot_stmt(inner)?,
@@ -199,10 +206,7 @@ fn query_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
 fn sequence_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
     let mut parts = parts(pair);
     let first = next(&mut parts);
-    if first.as_rule() == Rule::swept_value {
-        let mut inner = self::parts(first);
-        let value = expr(next(&mut inner))?;
-        let axis = axis(next(&mut inner))?;
+    if let Some((value, axis, _)) = swept(&first)? {
         let output = output(parts.next())?;
         return Ok(StmtKind::SequenceOf {
             value,
@@ -244,11 +248,7 @@ fn table_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
     let ppos = pair.as_rule() == Rule::ppos_stmt;
     let mut parts = parts(pair);
     let first = next(&mut parts);
-    if first.as_rule() == Rule::swept_grid {
-        let mut inner = self::parts(first);
-        let value = expr(next(&mut inner))?;
-        let rows = axis(next(&mut inner))?;
-        let cols = axis(next(&mut inner))?;
+    if let Some((value, rows, Some(cols))) = swept(&first)? {
         let output = output(parts.next())?;
         return Ok(StmtKind::TableOf {
             value,
@@ -277,6 +277,19 @@ fn table_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
             output,
         }
     })
+}
+
+/// `EXPR for n in R` (`swept_value`) or `EXPR for a in R, b in S` (`swept_grid`): the
+/// expression and its axes; `None` for any other part.
+fn swept(pair: &Pair<Rule>) -> Result<Option<(Expr, Axis, Option<Axis>)>> {
+    if !matches!(pair.as_rule(), Rule::swept_value | Rule::swept_grid) {
+        return Ok(None);
+    }
+    let mut inner = parts(pair.clone());
+    let value = expr(next(&mut inner))?;
+    let first = axis(next(&mut inner))?;
+    let second = inner.next().map(axis).transpose()?;
+    Ok(Some((value, first, second)))
 }
 
 fn axis(pair: Pair<Rule>) -> Result<Axis> {
@@ -310,15 +323,21 @@ fn plot_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
     let what = next(&mut parts);
     let is_sequence = what.as_rule() == Rule::plot_sequence;
     let mut inner = self::parts(what);
-    let game = game_expr(next(&mut inner))?;
-    let plot = if is_sequence {
+    let first = next(&mut inner);
+    let plot = if let Some(swept) = swept(&first)? {
+        match swept {
+            (value, axis, None) => Plot::SequenceOf { value, axis },
+            (value, rows, Some(cols)) => Plot::TableOf { value, rows, cols },
+        }
+    } else if is_sequence {
+        let game = game_expr(first)?;
         Plot::Sequence {
             game,
             range: expr(next(&mut inner))?,
         }
     } else {
         Plot::Table {
-            game,
+            game: game_expr(first)?,
             rows: expr(next(&mut inner))?,
             cols: expr(next(&mut inner))?,
         }
@@ -532,9 +551,14 @@ fn update(pair: Pair<Rule>) -> Result<Update> {
 }
 
 fn octal_def(pair: Pair<Rule>) -> GameDef {
+    let hex = pair
+        .clone()
+        .into_inner()
+        .any(|p| p.as_rule() == Rule::kw_hex);
     let code = next(&mut parts(pair));
     GameDef::Octal {
         code: code.as_str().to_string(),
+        hex,
         span: span(&code),
     }
 }

@@ -301,6 +301,7 @@ pub(crate) fn rule_name(rule: Rule) -> &'static str {
         Rule::kw_assert => "`assert`",
         Rule::kw_print => "`print`",
         Rule::kw_octal => "`octal`",
+        Rule::kw_hex => "`hex`",
         Rule::kw_subtraction => "`subtraction`",
         Rule::kw_graph => "`graph`",
     }

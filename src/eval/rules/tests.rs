@@ -358,6 +358,7 @@ fn equivalent_spellings_give_the_same_heap_rules() {
             none: false,
             one: false,
             two: true,
+            three: false,
             unequal,
         }],
         ranges: vec![],

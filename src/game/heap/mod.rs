@@ -29,7 +29,7 @@ mod values;
 mod window;
 
 /// A heap game whose moves are octal-style: for each [`Take`], remove `take` tokens and leave no
-/// heap, one heap or two heaps; and for each [`TakeRange`], remove any number of tokens in a
+/// heap, one heap, two heaps or three heaps; and for each [`TakeRange`], remove any number of tokens in a
 /// range, leaving one heap.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HeapRules {
@@ -46,13 +46,16 @@ pub const LONGEST_TAKE_RUN: usize = 32;
 
 /// Remove `take` tokens from a heap of `n`. `none`: when that empties the heap (`n = take`), the
 /// heap is gone; `one`: when `n > take`, one heap `n - take` is left; `two`: when
-/// `n - take >= 2`, it is split into two non-empty heaps, which must differ if `unequal`.
+/// `n - take >= 2`, it is split into two non-empty heaps, which must differ if `unequal`;
+/// `three`: when `n - take >= 3`, it is split into three non-empty heaps (a hexadecimal digit's
+/// bit 8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Take {
     pub take: u64,
     pub none: bool,
     pub one: bool,
     pub two: bool,
+    pub three: bool,
     pub unequal: bool,
 }
 
@@ -75,8 +78,12 @@ impl HeapRules {
         self.takes.iter().any(|t| t.two)
     }
 
+    fn splits_in_three(&self) -> bool {
+        self.takes.iter().any(|t| t.three)
+    }
+
     /// What the periodicity theorems know of these moves: when every smaller heap is an option,
-    /// Nim if no move splits, else a game that takes any amount or splits (the other options are
+    /// Nim if no move splits (in three: nothing is known), else a game that takes any amount or splits (the other options are
     /// smaller heaps too); a subtraction game when every move takes a bounded number of tokens
     /// and leaves one heap or none (an octal code of digits 0 and 3 too), an octal game when the
     /// takes are bounded and splits may leave equal heaps; otherwise nothing. Equal moves give the
@@ -84,6 +91,9 @@ impl HeapRules {
     /// flag each).
     pub fn structure(&self) -> Structure {
         let every_smaller = TakeRange { lo: 1, hi: None };
+        if self.ranges.contains(&every_smaller) && self.splits_in_three() {
+            return Structure::Unknown;
+        }
         if self.ranges.contains(&every_smaller) {
             let splits: Vec<Split> = (self.takes.iter().filter(|t| t.two))
                 .map(|t| Split {
@@ -105,7 +115,8 @@ impl HeapRules {
         };
         let mut digits = std::collections::BTreeMap::new();
         for t in &self.takes {
-            let digit = t.none as u8 | (t.one as u8) << 1 | (t.two as u8) << 2;
+            let digit =
+                t.none as u8 | (t.one as u8) << 1 | (t.two as u8) << 2 | (t.three as u8) << 3;
             if digit != 0 {
                 *digits.entry(t.take).or_insert(0u8) |= digit;
             }
@@ -250,7 +261,7 @@ impl HeapSequence {
             if self.values.len() >= limits.max_states {
                 return Err(SolveError::StateLimit(limits.max_states));
             }
-            if self.values.len() % 4096 == 4095 {
+            if self.values.len() % 4096 == 4095 || self.rules.splits_in_three() {
                 limits.check_interrupt()?;
                 self.keep(limits, false);
             }
@@ -337,6 +348,11 @@ impl HeapSequence {
             }
             if t.one && rest > 0 {
                 self.options.insert(self.values.get(rest).expect("stored"));
+            }
+        }
+        for t in self.rules.takes.iter().filter(|t| t.three) {
+            if let Some(rest) = n.checked_sub(t.take as usize) {
+                with_slice!(&self.values, g => values::insert_all_triples(g, rest, &mut self.options));
             }
         }
         let mut splits = std::mem::take(&mut self.splits);

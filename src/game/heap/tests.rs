@@ -61,6 +61,7 @@ fn take(take: u64, digit: u8, unequal: bool) -> Take {
         none: digit & 1 != 0,
         one: digit & 2 != 0,
         two: digit & 4 != 0,
+        three: digit & 8 != 0,
         unequal,
     }
 }

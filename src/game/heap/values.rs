@@ -172,6 +172,20 @@ pub(super) fn insert_all_pairs<T: Cell>(g: &[T], rest: usize, unequal: bool, int
     }
 }
 
+/// Inserts `g[a] ^ g[b] ^ g[rest - a - b]` for every split `1 <= a <= b <= rest - a - b`: the
+/// pairs `(b, c)` of each `a` are the pairs of `rest - a` with `b >= a`.
+pub(super) fn insert_all_triples<T: Cell>(g: &[T], rest: usize, into: &mut ValueSet) {
+    for a in 1..=rest / 3 {
+        let x = g[a].into();
+        let pairs = rest - a;
+        let low = &g[a..=pairs / 2];
+        let high = &g[pairs - pairs / 2..=pairs - a];
+        for (&y, &z) in low.iter().zip(high.iter().rev()) {
+            into.insert(x ^ y.into() ^ z.into());
+        }
+    }
+}
+
 /// A heap whose value is rare under the sparse space's mask.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RareHeap {

@@ -21,12 +21,39 @@ pub enum Structure {
     Nim,
     /// A finite subtraction set whose largest element is `largest`.
     Subtraction { largest: usize },
-    /// An octal game with these digits (`digits[j]` for taking `j` tokens).
+    /// An octal or hexadecimal game with these digits (`digits[j]` for taking `j` tokens; bit 8:
+    /// leave three non-empty heaps).
     Octal { digits: Vec<u8> },
     /// Every smaller heap can be reached, and a heap may also be split in two in these ways
     /// (Lasker's Nim): the arithmetic-periodicity test applies.
     TakeAnyOrSplit { splits: Vec<Split> },
 }
+
+/// The periodicity theorem of Guy and Smith carried to games whose moves leave up to three
+/// heaps (hexadecimal codes), as [`Structure::proof_needs`] applies it.
+///
+/// **Statement.** Let `t` be the largest take, `p >= 1`, `n0 >= 0` and `n1 = max(n0, 1)`. If
+/// `G(n + p) = G(n)` for every `n` with `n0 <= n < N`, where `N = 3 n1 + 2p + t`, then it holds
+/// for every `n >= n0`. The check reads the values of heaps `0..N + p`, that is
+/// `3 (n1 + p) + t` values.
+///
+/// **Proof.** By induction on `m >= N`: suppose `G(n + p) = G(n)` for `n0 <= n < m`; we show
+/// that heaps `m + p` and `m` have the same set of option values. Fix a take `j <= t`, and let
+/// `R = m + p - j` and `r = m - j` be what is left. *No heap or one heap:* `R = 0` never happens
+/// (`R >= N + p - t > 0`) and neither does `r = 0` (`r >= N - t > 0`), so both leave one heap or
+/// neither does, with `G(R) = G(r + p) = G(r)` since `n0 <= r < m`. *Two heaps* `a <= b`,
+/// `a + b = R`: then `b >= R / 2 >= (3 n1 + 3p) / 2 >= n1 + p`, so `(a, b - p)` is a split of
+/// `r` into non-empty heaps, of the same value (`n0 <= b - p < m`). Conversely a split
+/// `a <= b` of `r` has `b >= r / 2 >= n1`, and `(a, b + p)` splits `R`, of the same value
+/// (`n0 <= b < m`). *Three heaps* `a <= b <= c`, `a + b + c = R`: then `c >= R / 3 >= n1 + p`
+/// (as `R >= 3 n1 + 3p`), so `(a, b, c - p)` splits `r` into three non-empty heaps, of the same
+/// value (`n0 <= c - p <= R - 2 - p < m`). Conversely a split `a <= b <= c` of `r` has
+/// `c >= r / 3 >= n1 + 2p / 3 >= n0` and `c <= r - 2 < m`, and `(a, b, c + p)` splits `R`, of
+/// the same value. Both maps keep the value of the option, so the sets of option values are
+/// equal, and so are the mexes. (`n1` and not `n0` makes the heaps left non-empty when
+/// `n0 = 0`; the two-heap case needs only `m >= 2 n1 + p + j`, which `m >= N` gives.)
+pub const THREE_HEAP_THEOREM: &str =
+    "the periodicity theorem of Guy and Smith, carried to moves that leave three heaps";
 
 impl Structure {
     /// How many values must repeat for the theorem that applies to prove `period`, and the
@@ -43,6 +70,12 @@ impl Structure {
             Structure::Subtraction { largest } => Some((
                 n0.saturating_add(p).saturating_add(*largest),
                 "a subtraction game repeats once t consecutive values repeat",
+            )),
+            Structure::Octal { digits } if digits.iter().any(|d| d & 8 != 0) => Some((
+                (n0.max(1).saturating_add(p))
+                    .saturating_mul(3)
+                    .saturating_add(digits.len() - 1),
+                THREE_HEAP_THEOREM,
             )),
             Structure::Octal { digits } => Some((
                 (n0.saturating_add(p))

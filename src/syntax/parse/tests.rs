@@ -97,6 +97,39 @@ fn sequences_and_tables_of_expressions_and_their_files() {
 }
 
 #[test]
+fn periods_and_plots_of_expressions() {
+    let StmtKind::PeriodOf { value, axis } = one("period n % 3 for n in 0..=30") else {
+        panic!("not a period of an expression");
+    };
+    assert_eq!(
+        (sx(&value).as_str(), axis.name.name.as_str()),
+        ("(% n 3)", "n")
+    );
+    assert!(matches!(one("period kayles"), StmtKind::Period { .. }));
+    let StmtKind::Plot { plot, file, .. } = one("plot sequence n * 2 for n in 0..9 to \"f.png\"")
+    else {
+        panic!("not a plot");
+    };
+    assert!(matches!(plot, Plot::SequenceOf { .. }));
+    assert_eq!(file, "f.png");
+    let StmtKind::Plot { plot, .. } = one("plot table a + b for a in 0..3, b in 0..4 to \"t.png\"")
+    else {
+        panic!("not a plot");
+    };
+    let Plot::TableOf { rows, cols, .. } = plot else {
+        panic!("not a table of an expression");
+    };
+    assert_eq!(
+        (rows.name.name.as_str(), cols.name.name.as_str()),
+        ("a", "b")
+    );
+    let StmtKind::Plot { plot, .. } = one("plot sequence kayles 0..=9 to \"k.png\"") else {
+        panic!("not a plot");
+    };
+    assert!(matches!(plot, Plot::Sequence { .. }));
+}
+
+#[test]
 fn loops_of_updates_are_steps() {
     let StmtKind::Game(decl) =
         one("game c on s[] { for i in 0..len(s) { for j in i..len(s) { s[j] = 0 }; s[i] += 1 } }")
@@ -543,11 +576,28 @@ fn rule_games() {
 fn family_games() {
     for code in ["0.07", "4.07", "0.137", ".07", "0.", "7", "0.08"] {
         let source = format!("game dawson = octal {code}");
-        let GameDef::Octal { code: got, span } = game(&source).def else {
+        let GameDef::Octal {
+            code: got,
+            hex: false,
+            span,
+        } = game(&source).def
+        else {
             panic!()
         };
         assert_eq!(got, code);
         assert_eq!(text(&source, span), code);
+    }
+    for code in ["0.3F", "0.8", "C.1", "0.3f", "0.3G"] {
+        let source = format!("game g = hex {code}");
+        let GameDef::Octal {
+            code: got,
+            hex: true,
+            ..
+        } = game(&source).def
+        else {
+            panic!("{code}")
+        };
+        assert_eq!(got, code);
     }
     let g = game("game sub(S) = subtraction S");
     assert_eq!(g.params[0].name, "S");
@@ -920,6 +970,7 @@ fn names_may_start_with_keywords() {
         "assert",
         "print",
         "octal",
+        "hex",
         "subtraction",
         "graph",
     ] {

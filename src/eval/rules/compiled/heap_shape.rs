@@ -289,6 +289,7 @@ fn flags(none: bool, one: bool, two: bool, unequal: bool) -> Take {
         none,
         one,
         two,
+        three: false,
         unequal,
     }
 }
