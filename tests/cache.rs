@@ -268,6 +268,7 @@ fn grundys_rules() -> HeapRules {
             none: false,
             one: false,
             two: true,
+            three: false,
             unequal: true,
         }],
         ranges: vec![],

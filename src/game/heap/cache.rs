@@ -478,13 +478,14 @@ pub fn canonical_key(rules: &HeapRules) -> String {
         }
     }
     let covered = |k: u64| (merged.iter()).any(|&(lo, hi)| lo <= k && hi.is_none_or(|hi| k <= hi));
-    let mut takes = std::collections::BTreeMap::<u64, [bool; 4]>::new();
+    let mut takes = std::collections::BTreeMap::<u64, [bool; 5]>::new();
     for t in &rules.takes {
         let flags = takes.entry(t.take).or_default();
         flags[0] |= t.none;
         flags[1] |= t.one;
         flags[2] |= t.two && !t.unequal;
         flags[3] |= t.two && t.unequal;
+        flags[4] |= t.three;
     }
     let mut text = String::from("heap sequence:");
     for (take, mut flags) in takes {
@@ -496,7 +497,7 @@ pub fn canonical_key(rules: &HeapRules) -> String {
             flags[3] = false;
         }
         if flags.iter().any(|&f| f) {
-            let names = ["none", "one", "two", "two-unequal"];
+            let names = ["none", "one", "two", "two-unequal", "three"];
             let on: Vec<&str> = (names.iter().zip(flags))
                 .filter_map(|(name, on)| on.then_some(*name))
                 .collect();
@@ -526,7 +527,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 mod tests {
     use super::canonical_key;
     use crate::game::heap::{HeapRules, Take, TakeRange};
-    use crate::game::octal::Octal;
+    use crate::game::octal::{Base, Octal};
     use crate::game::Game;
 
     fn take(take: u64, flags: &str) -> Take {
@@ -535,6 +536,7 @@ mod tests {
             none: flags.contains('0'),
             one: flags.contains('1'),
             two: flags.contains('2') || flags.contains('u'),
+            three: flags.contains('3'),
             unequal: flags.contains('u'),
         }
     }
@@ -551,7 +553,7 @@ mod tests {
 
     #[test]
     fn listings_of_the_same_moves_have_one_key() {
-        let dawson = Octal::parse("dawson", "0.07")
+        let dawson = Octal::parse("dawson", "0.07", Base::Octal)
             .unwrap()
             .heap_rules()
             .unwrap();
@@ -578,7 +580,14 @@ mod tests {
         ];
         let keys: Vec<String> = codes
             .iter()
-            .map(|code| canonical_key(&Octal::parse("g", code).unwrap().heap_rules().unwrap()))
+            .map(|code| {
+                canonical_key(
+                    &Octal::parse("g", code, Base::Octal)
+                        .unwrap()
+                        .heap_rules()
+                        .unwrap(),
+                )
+            })
             .collect();
         for i in 0..keys.len() {
             for j in 0..i {
@@ -588,6 +597,8 @@ mod tests {
         let unequal = rules(vec![take(0, "u")], &[]);
         let equal = rules(vec![take(0, "2")], &[]);
         assert_ne!(canonical_key(&unequal), canonical_key(&equal));
+        let three = rules(vec![take(0, "u3")], &[]);
+        assert_ne!(canonical_key(&unequal), canonical_key(&three));
         let bounded = rules(vec![], &[(1, Some(3))]);
         let longer = rules(vec![], &[(1, Some(4))]);
         assert_ne!(canonical_key(&bounded), canonical_key(&longer));
