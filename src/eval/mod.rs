@@ -233,14 +233,16 @@ impl Interpreter {
                 game,
                 rows,
                 cols,
+                misere,
                 output,
-            } => answer(self.table(game, rows, cols, false)?, output)?,
+            } => answer(self.table(game, rows, cols, false, *misere)?, output)?,
             StmtKind::Ppos {
                 game,
                 rows,
                 cols,
+                misere,
                 output,
-            } => answer(self.table(game, rows, cols, true)?, output)?,
+            } => answer(self.table(game, rows, cols, true, *misere)?, output)?,
             StmtKind::SequenceOf {
                 value,
                 axis,
@@ -660,8 +662,8 @@ impl Interpreter {
             .map_err(|e| solve_error(e, span))
     }
 
-    /// The misère Grundy value of one heap, for `sequence misere`.
-    fn misere_value_at(&mut self, part: Part, span: Span) -> Result<u64, Error> {
+    /// The misère Grundy value of one component, for `sequence misere` and `table misere`.
+    pub(super) fn misere_value_at(&mut self, part: Part, span: Span) -> Result<u64, Error> {
         if self.interrupted() {
             return Err(Error::Interrupted);
         }
@@ -736,9 +738,14 @@ impl Interpreter {
         rows: &Expr,
         cols: &Expr,
         ppos: bool,
+        misere: bool,
     ) -> Result<Results, Error> {
         let game = self.tuple_game(game, if ppos { "ppos" } else { "table" })?;
-        let grid = self.grid(&game, rows, cols)?;
+        let grid = if misere {
+            self.misere_grid(&game, rows, cols)?
+        } else {
+            self.grid(&game, rows, cols)?
+        };
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
         let axis = |name: &str, start, last| results::Axis {
@@ -750,8 +757,9 @@ impl Interpreter {
             .into_iter()
             .map(|line| line.into_iter().map(|v| v as i64).collect())
             .collect();
+        let convention = if misere { "misere " } else { "" };
         Ok(tabulated(
-            game.display.clone(),
+            format!("{convention}{}", game.display),
             axis("a", r0, r1),
             axis("b", c0, c1),
             grid,
