@@ -140,12 +140,13 @@ impl Components {
         Ok(range)
     }
 
+    /// The bytes held, and while the next component is listed (each table may grow then).
     fn bytes(&self) -> usize {
-        budget::vector(&self.parts, 0)
-            + budget::table(&self.ids, false)
+        budget::vector(&self.parts, 1)
+            + budget::table(&self.ids, true)
             + self.state_bytes
-            + budget::vector(&self.facts, 0)
-            + budget::vector(&self.options, 0)
+            + budget::vector(&self.facts, 1)
+            + budget::vector(&self.options, 2)
     }
 
     fn describe(&self, engine: &Engine, key: &[u32]) -> String {
@@ -160,24 +161,58 @@ impl Components {
 /// The sums searched, each with its number (see [`Measure`]), or [`ACTIVE`] while searched.
 #[derive(Default)]
 pub struct SumTable {
-    /// The keys of the sums stored, one after another.
+    /// The keys too long to pack in their entry, one after another.
     keys: Vec<u32>,
     entries: HashTable<Entry>,
 }
 
+/// The most components of a key packed in its entry, one byte an id.
+const PACKED: usize = 31;
+
+/// A key as its entry holds it: its length, then its ids, one byte each, when it has at most
+/// [`PACKED`] ids all below 255; else 255, then where it lies in [`SumTable::keys`] (a `u64`
+/// from byte 8) and its length (a `u32` from byte 16).
+type Packed = [u8; PACKED + 1];
+
 #[derive(Clone, Copy)]
 struct Entry {
-    start: usize,
-    len: u32,
+    key: Packed,
     value: u32,
+}
+
+const LONG: u8 = 255;
+
+/// A key packed in its entry, if it fits.
+fn packed(key: &[u32]) -> Option<Packed> {
+    if key.len() > PACKED || key.iter().any(|&id| id >= u32::from(LONG)) {
+        return None;
+    }
+    let mut packed = [0u8; PACKED + 1];
+    packed[0] = key.len() as u8;
+    for (byte, &id) in packed[1..].iter_mut().zip(key) {
+        *byte = id as u8;
+    }
+    Some(packed)
+}
+
+fn long(start: usize, len: usize) -> Packed {
+    let mut packed = [0u8; PACKED + 1];
+    packed[0] = LONG;
+    packed[8..16].copy_from_slice(&(start as u64).to_le_bytes());
+    packed[16..20].copy_from_slice(&(len as u32).to_le_bytes());
+    packed
 }
 
 /// A hash of a key whose every bit depends on every id (the table takes its low bits for the
 /// bucket and its high bits for the tag): a multiply-add per id, then the finalizer of
 /// SplitMix64.
 fn hash(key: &[u32]) -> u64 {
-    let mut h = key.len() as u64;
-    for &id in key {
+    hash_ids(key.len(), key.iter().copied())
+}
+
+fn hash_ids(len: usize, ids: impl Iterator<Item = u32>) -> u64 {
+    let mut h = len as u64;
+    for id in ids {
         h = (h ^ u64::from(id)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
     h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -185,54 +220,75 @@ fn hash(key: &[u32]) -> u64 {
     h ^ (h >> 31)
 }
 
-impl SumTable {
-    fn key(&self, entry: &Entry) -> &[u32] {
-        &self.keys[entry.start..entry.start + entry.len as usize]
-    }
+/// Where a long key lies in [`SumTable::keys`].
+fn long_range(key: &Packed) -> std::ops::Range<usize> {
+    let start = u64::from_le_bytes(key[8..16].try_into().expect("8 bytes")) as usize;
+    let len = u32::from_le_bytes(key[16..20].try_into().expect("4 bytes")) as usize;
+    start..start + len
+}
 
+/// Whether `entry` is that of `key` (`packed`: its packed form, if it fits).
+fn matches(keys: &[u32], entry: &Entry, key: &[u32], packed: &Option<Packed>) -> bool {
+    match packed {
+        Some(packed) => entry.key == *packed,
+        None => entry.key[0] == LONG && keys[long_range(&entry.key)] == *key,
+    }
+}
+
+/// The hash of a stored key.
+fn stored_hash(keys: &[u32], key: &Packed) -> u64 {
+    if key[0] == LONG {
+        hash(&keys[long_range(key)])
+    } else {
+        let len = key[0] as usize;
+        hash_ids(len, key[1..=len].iter().map(|&b| u32::from(b)))
+    }
+}
+
+impl SumTable {
     fn get(&self, key: &[u32]) -> Option<u32> {
+        let packed = packed(key);
         self.entries
-            .find(hash(key), |e| self.key(e) == key)
+            .find(hash(key), |e| matches(&self.keys, e, key, &packed))
             .map(|e| e.value)
     }
 
-    fn set(&mut self, key_at: (usize, u32), value: u32) {
+    fn set(&mut self, key: &[u32], value: u32) {
+        let packed = packed(key);
         let SumTable { keys, entries } = self;
-        let key = &keys[key_at.0..key_at.0 + key_at.1 as usize];
         let entry = entries
-            .find_mut(hash(key), |e| (e.start, e.len) == key_at)
+            .find_mut(hash(key), |e| matches(keys, e, key, &packed))
             .expect("the sum is stored");
         entry.value = value;
     }
 
-    /// Stores `key` as searched; returns where its key lies.
-    fn insert_active(&mut self, key: &[u32]) -> (usize, u32) {
-        let start = self.keys.len();
-        self.keys.extend_from_slice(key);
+    /// Stores `key` as searched.
+    fn insert_active(&mut self, key: &[u32]) {
+        let packed = packed(key).unwrap_or_else(|| {
+            let start = self.keys.len();
+            self.keys.extend_from_slice(key);
+            long(start, key.len())
+        });
         let entry = Entry {
-            start,
-            len: key.len() as u32,
+            key: packed,
             value: ACTIVE,
         };
         let SumTable { keys, entries } = self;
-        entries.insert_unique(hash(key), entry, |e| {
-            hash(&keys[e.start..e.start + e.len as usize])
-        });
-        (start, key.len() as u32)
+        entries.insert_unique(hash(key), entry, |e| stored_hash(keys, &e.key));
     }
 
-    fn remove(&mut self, key_at: (usize, u32)) {
+    fn remove(&mut self, key: &[u32]) {
+        let packed = packed(key);
         let SumTable { keys, entries } = self;
-        let key = &keys[key_at.0..key_at.0 + key_at.1 as usize];
-        if let Ok(entry) = entries.find_entry(hash(key), |e| (e.start, e.len) == key_at) {
+        if let Ok(entry) = entries.find_entry(hash(key), |e| matches(keys, e, key, &packed)) {
             entry.remove();
         }
     }
 
-    /// The bytes held, and with `more` while a key of `more` words is added.
-    fn bytes(&self, more: Option<usize>) -> usize {
-        budget::hash_table(&self.entries, more.is_some())
-            + budget::vector(&self.keys, more.unwrap_or(0))
+    /// The bytes held, and with `more` while `key` is added.
+    fn bytes(&self, more: Option<&[u32]>) -> usize {
+        let long = more.map_or(0, |key| if packed(key).is_some() { 0 } else { key.len() });
+        budget::hash_table(&self.entries, more.is_some()) + budget::vector(&self.keys, long)
     }
 
     pub fn len(&self) -> usize {
@@ -244,11 +300,11 @@ impl SumTable {
     }
 }
 
-/// A sum on the search's stack: where its key lies, which of its components is being played
+/// A sum on the search's stack: where its key lies in [`Search::keys`], which of its components is being played
 /// (an index into the key), the next of that component's options, and where its options'
 /// numbers begin on the stack of numbers.
 struct Frame {
-    key: (usize, u32),
+    key: (usize, usize),
     part: usize,
     next: usize,
     end: usize,
@@ -273,13 +329,14 @@ pub(super) fn number<M: Measure>(
         table,
         measure,
         frames: Vec::new(),
+        keys: Vec::new(),
         numbers: Vec::new(),
         child: Vec::new(),
     };
     let result = search.run(&root);
     if result.is_err() {
         for frame in &search.frames {
-            search.table.remove(frame.key);
+            search.table.remove(&search.keys[frame.key.0..frame.key.1]);
         }
     }
     result
@@ -291,6 +348,8 @@ struct Search<'s, M> {
     table: &'s mut SumTable,
     measure: &'s mut M,
     frames: Vec<Frame>,
+    /// The keys of the sums on the stack, one after another.
+    keys: Vec<u32>,
     numbers: Vec<u32>,
     /// The option being looked at.
     child: Vec<u32>,
@@ -305,10 +364,11 @@ impl<M: Measure> Search<'_, M> {
                 let Search {
                     components,
                     table,
+                    keys,
                     child,
                     ..
                 } = self;
-                let key = &table.keys[frame.key.0..frame.key.0 + frame.key.1 as usize];
+                let key = &keys[frame.key.0..frame.key.1];
                 let len = components.options[frame.next] as usize;
                 let option = &components.options[frame.next + 1..frame.next + 1 + len];
                 frame.next += 1 + len;
@@ -325,7 +385,7 @@ impl<M: Measure> Search<'_, M> {
                 }
                 continue;
             }
-            let key = &self.table.keys[frame.key.0..frame.key.0 + frame.key.1 as usize];
+            let key = &self.keys[frame.key.0..frame.key.1];
             let mut part = frame.part + 1;
             while part < key.len() && key[part] == key[part - 1] {
                 part += 1;
@@ -344,7 +404,8 @@ impl<M: Measure> Search<'_, M> {
                 self.measure.of_options(options)
             };
             self.numbers.truncate(frame.numbers);
-            self.table.set(frame.key, value);
+            self.table.set(&self.keys[frame.key.0..frame.key.1], value);
+            self.keys.truncate(frame.key.0);
             if self.frames.is_empty() {
                 return Ok(value);
             }
@@ -362,18 +423,21 @@ impl<M: Measure> Search<'_, M> {
         if stored.is_multiple_of(4096) {
             limits.check_interrupt()?;
         }
-        let held = self.table.bytes(Some(key.len()))
+        let held = self.table.bytes(Some(key))
             + self.components.bytes()
             + self.measure.bytes()
             + budget::vector(&self.frames, 1)
+            + budget::vector(&self.keys, key.len())
             + budget::vector(&self.numbers, 0)
             + budget::vector(&self.child, 0);
         if held > limits.max_memory {
             return Err(SolveError::MemoryLimit(limits.max_memory));
         }
-        let at = self.table.insert_active(key);
+        self.table.insert_active(key);
+        let start = self.keys.len();
+        self.keys.extend_from_slice(key);
         let mut frame = Frame {
-            key: at,
+            key: (start, self.keys.len()),
             part: 0,
             next: 0,
             end: 0,
@@ -388,29 +452,18 @@ impl<M: Measure> Search<'_, M> {
 
     /// The loop met: the sums on the stack from the one the current option repeats, then it.
     fn cycle(&self) -> SolveError {
-        let keys = &self.table;
+        let key = |f: &Frame| &self.keys[f.key.0..f.key.1];
         let start = self
             .frames
             .iter()
-            .position(|f| keys.key(&entry_at(f.key)) == self.child.as_slice())
+            .position(|f| key(f) == self.child.as_slice())
             .unwrap_or(0);
         let mut cycle: Vec<String> = self.frames[start..]
             .iter()
-            .map(|f| {
-                self.components
-                    .describe(self.engine, keys.key(&entry_at(f.key)))
-            })
+            .map(|f| self.components.describe(self.engine, key(f)))
             .collect();
         cycle.push(self.components.describe(self.engine, &self.child));
         SolveError::Loop(cycle)
-    }
-}
-
-fn entry_at(key: (usize, u32)) -> Entry {
-    Entry {
-        start: key.0,
-        len: key.1,
-        value: ACTIVE,
     }
 }
 
