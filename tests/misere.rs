@@ -334,7 +334,7 @@ fn rule_game(n: u64) -> Vec<Vec<u64>> {
 }
 
 /// The games of the mixed sums: a name in the language and the options of a heap.
-const MIXED: [(&str, fn(u64) -> Vec<Vec<u64>>); 6] = [
+const MIXED: [(&str, Rules); 6] = [
     ("kayles", |n| octal(&[7, 7], n)),
     ("dawson", |n| octal(&[0, 7], n)),
     ("dawsons_chess", |n| octal(&[1, 3, 7], n)),

@@ -1,7 +1,6 @@
 //! `sequence misere` and `genus`: misère values and genera of single heaps and positions.
 
 use super::expr::{solve_error, Eval, Host};
-use super::value::GameValue;
 use super::{heap_rows, Interpreter};
 use crate::error::Error;
 use crate::game::{GameId, Part, Position};
@@ -57,36 +56,6 @@ impl Interpreter {
             last,
             &shown,
         ))
-    }
-}
-
-impl Interpreter {
-    /// The misère values of a two-counter game over two ranges, one row per value of the first
-    /// counter. Misère sums are searched on the main thread only (see [`crate::game::sweep`]),
-    /// one cell after another, each reusing what the cells before it found.
-    pub(super) fn misere_grid(
-        &mut self,
-        game: &GameValue,
-        rows: &Expr,
-        cols: &Expr,
-    ) -> Result<Vec<Vec<u64>>, Error> {
-        let (r0, r1) = self.finite_range(rows)?;
-        let (c0, c1) = self.finite_range(cols)?;
-        let span = rows.span.to(cols.span);
-        let width = (c1 as i128 - c0 as i128 + 1).max(0);
-        let height = (r1 as i128 - r0 as i128 + 1).max(0);
-        self.bound_size(width * height, "this table", span)?;
-        self.bound_size(height, "this table", span)?;
-        let mut grid = Vec::with_capacity(height as usize);
-        for a in r0..=r1 {
-            let mut line = Vec::with_capacity(width as usize);
-            for b in c0..=c1 {
-                let part = self.engine.part(game.id, vec![a, b]);
-                line.push(self.misere_value_at(part, span)?);
-            }
-            grid.push(line);
-        }
-        Ok(grid)
     }
 }
 

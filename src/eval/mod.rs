@@ -663,7 +663,7 @@ impl Interpreter {
     }
 
     /// The misère Grundy value of one component, for `sequence misere` and `table misere`.
-    pub(super) fn misere_value_at(&mut self, part: Part, span: Span) -> Result<u64, Error> {
+    fn misere_value_at(&mut self, part: Part, span: Span) -> Result<u64, Error> {
         if self.interrupted() {
             return Err(Error::Interrupted);
         }
@@ -673,12 +673,15 @@ impl Interpreter {
             .map_err(|e| solve_error(e, span))
     }
 
-    /// The values of a two-counter game over two ranges, one row per value of the first counter.
+    /// The values of a two-counter game over two ranges, one row per value of the first counter;
+    /// with `misere`, its misère values, one cell after another on this thread (misère sums are
+    /// searched on the main thread only), each reusing what the cells before it found.
     pub(crate) fn grid(
         &mut self,
         game: &GameValue,
         rows: &Expr,
         cols: &Expr,
+        misere: bool,
     ) -> Result<Vec<Vec<u64>>, Error> {
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
@@ -694,6 +697,16 @@ impl Interpreter {
             let rows = (r1 as i128 - r0 as i128 + 1).max(0);
             self.bound_size(rows, "this table", span)?;
             return Ok(vec![Vec::new(); rows as usize]);
+        }
+        if misere {
+            let mut values = Vec::new();
+            for a in r0..=r1 {
+                for b in c0..=c1 {
+                    let part = self.engine.part(id, vec![a, b]);
+                    values.push(self.misere_value_at(part, span)?);
+                }
+            }
+            return Ok(values.chunks(width).map(<[u64]>::to_vec).collect());
         }
         let mut values = Vec::new();
         let mut queued: Vec<[i64; 2]> = Vec::new();
@@ -741,11 +754,7 @@ impl Interpreter {
         misere: bool,
     ) -> Result<Results, Error> {
         let game = self.tuple_game(game, if ppos { "ppos" } else { "table" })?;
-        let grid = if misere {
-            self.misere_grid(&game, rows, cols)?
-        } else {
-            self.grid(&game, rows, cols)?
-        };
+        let grid = self.grid(&game, rows, cols, misere)?;
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
         let axis = |name: &str, start, last| results::Axis {

@@ -225,16 +225,24 @@ impl Engine {
         if self.in_sweep {
             return Err(SolveError::Deferred);
         }
+        self.with_sums(|engine, s| {
+            let MisereSums {
+                components,
+                values,
+                value_measure,
+                ..
+            } = s;
+            sums::number(engine, components, values, value_measure, parts)
+        })
+        .map(u64::from)
+    }
+
+    /// Runs `f` on the misère sums, taken out of the engine so that `f` may read the engine.
+    pub(super) fn with_sums<T>(&mut self, f: impl FnOnce(&Engine, &mut MisereSums) -> T) -> T {
         let mut sums = std::mem::take(&mut self.sums);
-        let MisereSums {
-            components,
-            values,
-            value_measure,
-            ..
-        } = &mut sums;
-        let found = sums::number(self, components, values, value_measure, parts);
+        let result = f(self, &mut sums);
         self.sums = sums;
-        found.map(u64::from)
+        result
     }
 
     /// Shows a sum of components, e.g. `nim[1] + nim[4]`.

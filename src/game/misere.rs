@@ -146,16 +146,22 @@ impl Engine {
             return Err(SolveError::Deferred);
         }
         let normal = self.value(&position.with_misere(false))?;
-        let mut sums = std::mem::take(&mut self.sums);
-        let MisereSums {
-            components,
-            genera,
-            genus_measure,
-            ..
-        } = &mut sums;
-        let found = sums::number(self, components, genera, genus_measure, &position.to_vec());
-        let misere = found.map(|id| genus_measure.lists[id as usize].to_vec());
-        self.sums = sums;
+        let misere = self.with_sums(|engine, s| {
+            let MisereSums {
+                components,
+                genera,
+                genus_measure,
+                ..
+            } = s;
+            let id = sums::number(
+                engine,
+                components,
+                genera,
+                genus_measure,
+                &position.to_vec(),
+            )?;
+            Ok::<_, SolveError>(genus_measure.lists[id as usize].to_vec())
+        });
         Ok(Genus {
             normal,
             misere: misere?,
