@@ -296,3 +296,160 @@ fn genus_ignores_the_convention_and_refuses_huge_heaps() {
     let err = grundy::run_to_string("test", "sequence misere kayles 0..10^12").unwrap_err();
     assert!(err.contains("too_large"), "{err}");
 }
+
+/// The options of a heap of an octal game of code `0.d1d2d3...`: take k, leaving no heap (bit
+/// 1 of dk, only from a heap of exactly k), one heap (bit 2) or two non-empty heaps (bit 4).
+fn octal(digits: &[u64], n: u64) -> Vec<Vec<u64>> {
+    let mut options = Vec::new();
+    for (i, &d) in digits.iter().enumerate() {
+        let k = i as u64 + 1;
+        if n < k {
+            break;
+        }
+        let rest = n - k;
+        if d & 1 != 0 && rest == 0 {
+            options.push(vec![]);
+        }
+        if d & 2 != 0 && rest > 0 {
+            options.push(vec![rest]);
+        }
+        if d & 4 != 0 && rest >= 2 {
+            options.extend((1..=rest / 2).map(|a| vec![a, rest - a]));
+        }
+    }
+    options
+}
+
+/// Take 1 or 3, or (from 3 on) knock the second pin out of the row.
+fn rule_game(n: u64) -> Vec<Vec<u64>> {
+    let mut options: Vec<Vec<u64>> = [1, 3]
+        .into_iter()
+        .filter(|&k| k <= n)
+        .map(|k| vec![n - k])
+        .collect();
+    if n >= 3 {
+        options.push(vec![1, n - 2]);
+    }
+    options
+}
+
+/// The games of the mixed sums: a name in the language and the options of a heap.
+const MIXED: [(&str, Rules); 6] = [
+    ("kayles", |n| octal(&[7, 7], n)),
+    ("dawson", |n| octal(&[0, 7], n)),
+    ("dawsons_chess", |n| octal(&[1, 3, 7], n)),
+    ("s", sub_237),
+    ("r", rule_game),
+    ("nim", nim),
+];
+
+const MIXED_DECLARATIONS: &str = "game s = subtraction {2, 3, 7}
+game r on n {
+    for k in 1..=min(3, n) if k != 2 { n -= k }
+    if n >= 3 { n = [1, n - 2] }
+}";
+
+/// The misère value of a sum of heaps of several games, by the misère mex recursion on every
+/// component as it is (no component is dropped).
+fn mixed_misere(sum: &[(usize, u64)], memo: &mut HashMap<Vec<(usize, u64)>, u64>) -> u64 {
+    let mut key = sum.to_vec();
+    key.sort_unstable();
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let mut values = Vec::new();
+    for (i, &(game, heap)) in key.iter().enumerate() {
+        for to in (MIXED[game].1)(heap) {
+            let mut option = key.clone();
+            option.remove(i);
+            option.extend(to.into_iter().map(|h| (game, h)));
+            values.push(mixed_misere(&option, memo));
+        }
+    }
+    let v = if values.is_empty() { 1 } else { mex(values) };
+    memo.insert(key, v);
+    v
+}
+
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn misere_sums_of_several_games_match_the_brute_force(
+        sum in proptest::collection::vec((0..MIXED.len(), 0u64..=9), 1..=4)
+    ) {
+        let written: Vec<String> = sum.iter().map(|&(g, h)| format!("{}[{h}]", MIXED[g].0)).collect();
+        let written = written.join(" + ");
+        let out = run(&format!(
+            "{MIXED_DECLARATIONS}\nprint grundy(misere {written})\noutcome misere {written}"
+        ));
+        let value = mixed_misere(&sum, &mut HashMap::new());
+        let outcome = if value == 0 { "P" } else { "N" };
+        let lines: Vec<&str> = out.lines().collect();
+        prop_assert_eq!(lines[0], value.to_string(), "{}", written);
+        prop_assert!(lines[1].ends_with(outcome), "{}: {}", written, lines[1]);
+    }
+}
+
+/// The misère values of Wythoff's game for a, b <= n, by the misère mex recursion (1 with no
+/// move), filled in order of a + b.
+fn misere_wythoff(n: usize) -> Vec<Vec<u64>> {
+    let mut v = vec![vec![0u64; n + 1]; n + 1];
+    for total in 0..=2 * n {
+        for a in total.saturating_sub(n)..=total.min(n) {
+            let b = total - a;
+            let mut options: Vec<u64> = (0..a).map(|x| v[x][b]).collect();
+            options.extend((0..b).map(|y| v[a][y]));
+            options.extend((1..=a.min(b)).map(|k| v[a - k][b - k]));
+            v[a][b] = if options.is_empty() { 1 } else { mex(options) };
+        }
+    }
+    v
+}
+
+#[test]
+fn misere_tables_and_p_positions_match_the_brute_force() {
+    let brute = misere_wythoff(20);
+    let out = run("table misere wythoff 0..=9, 0..=9");
+    assert!(
+        out.starts_with("misere wythoff (rows a = 0..=9, columns b = 0..=9)"),
+        "{out}"
+    );
+    let rows: Vec<Vec<u64>> = out
+        .lines()
+        .skip(2)
+        .map(|line| {
+            let cells = line.split_once('|').unwrap().1;
+            cells
+                .split_whitespace()
+                .map(|c| c.parse().unwrap())
+                .collect()
+        })
+        .collect();
+    let expected: Vec<Vec<u64>> = brute[..10].iter().map(|r| r[..10].to_vec()).collect();
+    assert_eq!(rows, expected);
+
+    let out = run("ppos misere wythoff 0..=20, 0..=20");
+    let mut expected = Vec::new();
+    for (a, row) in brute.iter().enumerate() {
+        for (b, &v) in row.iter().enumerate() {
+            if v == 0 {
+                expected.push(format!("({a}, {b})"));
+            }
+        }
+    }
+    let listed: String = out.lines().skip(1).collect::<Vec<_>>().join(" ");
+    let listed: Vec<String> = listed
+        .split(')')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| format!("{s})"))
+        .collect();
+    assert_eq!(listed, expected, "{out}");
+    assert!(
+        out.starts_with(&format!("{} P-positions of misere wythoff", expected.len())),
+        "{out}"
+    );
+}

@@ -182,6 +182,42 @@ fn mex(values: &mut [u32]) -> u32 {
     next
 }
 
+/// The misère Grundy value of a sum of Kayles heaps, as one would first write it: a memoized
+/// recursion over the sorted heaps (zeros left out), every option of every distinct heap.
+pub fn memo_misere_kayles(heaps: &[u8]) -> u32 {
+    fn value(key: Vec<u8>, memo: &mut HashMap<Vec<u8>, u32>) -> u32 {
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let mut values = Vec::new();
+        for i in 0..key.len() {
+            if i > 0 && key[i] == key[i - 1] {
+                continue;
+            }
+            let n = key[i];
+            for take in 1..=n.min(2) {
+                for a in 0..=(n - take) / 2 {
+                    let mut option: Vec<u8> =
+                        key[..i].iter().chain(&key[i + 1..]).copied().collect();
+                    option.extend([a, n - take - a].into_iter().filter(|&h| h > 0));
+                    option.sort_unstable();
+                    values.push(value(option, memo));
+                }
+            }
+        }
+        let v = if values.is_empty() {
+            1
+        } else {
+            mex(&mut values)
+        };
+        memo.insert(key, v);
+        v
+    }
+    let mut key: Vec<u8> = heaps.iter().copied().filter(|&h| h > 0).collect();
+    key.sort_unstable();
+    value(key, &mut HashMap::new())
+}
+
 /// The xor game by memoized search over sorted heaps: every b in the box 0..=h with
 /// count(b) > 0 and xor(b) == 0 is a move h -> h - b.
 pub fn memo_xor_nim(h: i64) -> u64 {

@@ -589,6 +589,16 @@ fn cases(quick: bool) -> Vec<Case> {
                 )
             })),
         },
+        misere_kayles(if quick {
+            &[4, 5, 6, 7]
+        } else {
+            &[8, 11, 14, 17]
+        }),
+        misere_kayles(if quick {
+            &[5, 6, 7, 8]
+        } else {
+            &[10, 12, 15, 20]
+        }),
         xor_case(xor_h, false),
         xor_case(walker_xor_h, true),
         xor_pruned(xor_h),
@@ -674,6 +684,26 @@ fn cases(quick: bool) -> Vec<Case> {
 /// The notes' Nim task on their largest input (200,000 heaps up to 10^18, 2,000 with
 /// `--quick`), written to a file that both read: `let h = read(...)` then `statement`, against
 /// [`baselines::notes_nim`].
+/// The outcome of a misère sum of Kayles heaps, searched on the whole sum, against a plain
+/// memoized search.
+fn misere_kayles(heaps: &'static [u8]) -> Case {
+    let written: Vec<String> = heaps.iter().map(|h| format!("kayles[{h}]")).collect();
+    let written = written.join(" + ");
+    Case {
+        name: format!("misère {written}"),
+        source: format!("outcome misere {written}"),
+        reps: 1,
+        walker: false,
+        heaps: None,
+        against: Against::Rust(Box::new(move || {
+            (
+                best_of(1, || memo_misere_kayles(heaps)),
+                "memoized search, HashMap of sorted Vec<u8> keys, recursive".into(),
+            )
+        })),
+    }
+}
+
 fn notes_nim(name: &str, statement: &str, quick: bool) -> Case {
     let count = if quick { 2000 } else { 200_000 };
     let path = std::env::temp_dir().join(format!("grundy-bench-heaps-{count}.txt"));

@@ -236,14 +236,16 @@ impl Interpreter {
                 game,
                 rows,
                 cols,
+                misere,
                 output,
-            } => answer(self.table(game, rows, cols, false)?, output)?,
+            } => answer(self.table(game, rows, cols, false, *misere)?, output)?,
             StmtKind::Ppos {
                 game,
                 rows,
                 cols,
+                misere,
                 output,
-            } => answer(self.table(game, rows, cols, true)?, output)?,
+            } => answer(self.table(game, rows, cols, true, *misere)?, output)?,
             StmtKind::SequenceOf {
                 value,
                 axis,
@@ -671,7 +673,7 @@ impl Interpreter {
             .map_err(|e| solve_error(e, span))
     }
 
-    /// The misère Grundy value of one heap, for `sequence misere`.
+    /// The misère Grundy value of one component, for `sequence misere` and `table misere`.
     fn misere_value_at(&mut self, part: Part, span: Span) -> Result<u64, Error> {
         if self.interrupted() {
             return Err(Error::Interrupted);
@@ -682,12 +684,15 @@ impl Interpreter {
             .map_err(|e| solve_error(e, span))
     }
 
-    /// The values of a two-counter game over two ranges, one row per value of the first counter.
+    /// The values of a two-counter game over two ranges, one row per value of the first counter;
+    /// with `misere`, its misère values, one cell after another on this thread (misère sums are
+    /// searched on the main thread only), each reusing what the cells before it found.
     pub(crate) fn grid(
         &mut self,
         game: &GameValue,
         rows: &Expr,
         cols: &Expr,
+        misere: bool,
     ) -> Result<Vec<Vec<u64>>, Error> {
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
@@ -703,6 +708,16 @@ impl Interpreter {
             let rows = (r1 as i128 - r0 as i128 + 1).max(0);
             self.bound_size(rows, "this table", span)?;
             return Ok(vec![Vec::new(); rows as usize]);
+        }
+        if misere {
+            let mut values = Vec::new();
+            for a in r0..=r1 {
+                for b in c0..=c1 {
+                    let part = self.engine.part(id, vec![a, b]);
+                    values.push(self.misere_value_at(part, span)?);
+                }
+            }
+            return Ok(values.chunks(width).map(<[u64]>::to_vec).collect());
         }
         let mut values = Vec::new();
         let mut queued: Vec<[i64; 2]> = Vec::new();
@@ -747,9 +762,10 @@ impl Interpreter {
         rows: &Expr,
         cols: &Expr,
         ppos: bool,
+        misere: bool,
     ) -> Result<Results, Error> {
         let game = self.tuple_game(game, if ppos { "ppos" } else { "table" })?;
-        let grid = self.grid(&game, rows, cols)?;
+        let grid = self.grid(&game, rows, cols, misere)?;
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
         let axis = |name: &str, start, last| results::Axis {
@@ -761,8 +777,9 @@ impl Interpreter {
             .into_iter()
             .map(|line| line.into_iter().map(|v| v as i64).collect())
             .collect();
+        let convention = if misere { "misere " } else { "" };
         Ok(tabulated(
-            game.display.clone(),
+            format!("{convention}{}", game.display),
             axis("a", r0, r1),
             axis("b", c0, c1),
             grid,

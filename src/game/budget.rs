@@ -37,10 +37,18 @@ fn table_of(buckets: usize, entry: usize) -> usize {
 /// The bytes of a hash table, and with `grows` while it takes one more entry: when it is full,
 /// its buckets and those it moves into.
 pub fn table<K, V, S>(map: &HashMap<K, V, S>, grows: bool) -> usize {
-    let entry = size_of::<(K, V)>();
-    let now = table_of(buckets_for(map.capacity()), entry);
-    if grows && map.len() == map.capacity() {
-        now + table_of(buckets_for(map.len() + 1), entry)
+    table_bytes(map.len(), map.capacity(), size_of::<(K, V)>(), grows)
+}
+
+/// [`table`] of a hashbrown table of `T`.
+pub fn hash_table<T>(table: &hashbrown::HashTable<T>, grows: bool) -> usize {
+    table_bytes(table.len(), table.capacity(), size_of::<T>(), grows)
+}
+
+fn table_bytes(len: usize, capacity: usize, entry: usize, grows: bool) -> usize {
+    let now = table_of(buckets_for(capacity), entry);
+    if grows && len == capacity {
+        now + table_of(buckets_for(len + 1), entry)
     } else {
         now
     }

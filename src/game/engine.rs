@@ -9,7 +9,8 @@ use super::loopy::{self, GValue};
 use super::pattern::{Pattern, HUGE};
 use super::period::Structure;
 use super::position::{GameId, Part, PlayedOptions, Position, MOST_OPTIONS_OF_A_HUGE_HEAP};
-use super::{budget, mex, Game, Limits, Method, SolveError, Solver};
+use super::sums::{self, MisereSums};
+use super::{Game, Limits, Method, SolveError, Solver};
 
 /// Every game instance of a run with its solver, and the misère memo of whole sums.
 pub struct Engine {
@@ -18,19 +19,12 @@ pub struct Engine {
     pub(super) patterns: FxHashMap<GameId, Pattern>,
     /// Generalized values of the games found to be loopy.
     loopy: FxHashMap<GameId, FxHashMap<Box<[i64]>, GValue>>,
-    misere: FxHashMap<Vec<Part>, u32>,
-    /// The bytes of the keys of `misere`, beyond the table's own.
-    misere_bytes: usize,
-    pub(super) genus_memo: super::misere::GenusMemo,
+    /// The sums searched under misère play, and their misère values and genera.
+    pub(super) sums: MisereSums,
     pub limits: Limits,
     /// Whether this is the engine of a worker of a parallel sweep (see [`super::sweep`]).
     pub(super) in_sweep: bool,
 }
-
-const ACTIVE: u32 = u32::MAX;
-
-/// A sum being searched under misère play: its key, its options, and the next option to visit.
-type MisereFrame = (Vec<Part>, Vec<Vec<Part>>, usize);
 
 impl Engine {
     pub fn new(limits: Limits) -> Engine {
@@ -39,9 +33,7 @@ impl Engine {
             structures: Vec::new(),
             patterns: FxHashMap::default(),
             loopy: FxHashMap::default(),
-            misere: FxHashMap::default(),
-            misere_bytes: 0,
-            genus_memo: Default::default(),
+            sums: MisereSums::default(),
             limits,
             in_sweep: false,
         }
@@ -241,136 +233,30 @@ impl Engine {
             .collect())
     }
 
-    /// Components that can never move (a heap of 0 with no options, say) are dropped from misère
-    /// keys, so that sums differing only by them share their value.
-    pub(super) fn misere_key(&mut self, parts: &[Part]) -> Result<Vec<Part>, SolveError> {
-        let mut key = Vec::with_capacity(parts.len());
-        for part in parts {
-            if !self.part_options(part)?.is_empty() {
-                key.push(part.clone());
-            }
-        }
-        key.sort();
-        Ok(key)
-    }
-
-    pub(super) fn misere_options(&mut self, key: &[Part]) -> Result<Vec<Vec<Part>>, SolveError> {
-        let mut options = Vec::new();
-        for (i, part) in key.iter().enumerate() {
-            if i > 0 && key[i - 1] == *part {
-                continue;
-            }
-            for to in self.part_options(part)? {
-                let mut parts = key.to_vec();
-                parts.remove(i);
-                parts.extend(to);
-                options.push(self.misere_key(&parts)?);
-            }
-        }
-        options.sort();
-        options.dedup();
-        Ok(options)
-    }
-
     /// The misère Grundy value of a sum: 1 when no move is left, else the mex of its options'.
-    /// Searched on the whole sum, iteratively.
+    /// Searched on the whole sum, iteratively (see [`sums`]).
     fn misere_value(&mut self, parts: &[Part]) -> Result<u64, SolveError> {
         if self.in_sweep {
             return Err(SolveError::Deferred);
         }
-        let root = self.misere_key(parts)?;
-        if let Some(&v) = self.misere.get(&root).filter(|v| **v != ACTIVE) {
-            return Ok(v as u64);
-        }
-        let mut stack: Vec<MisereFrame> = Vec::new();
-        let result = self.misere_search(root.clone(), &mut stack);
-        if result.is_err() {
-            for (key, _, _) in stack {
-                if self.misere.remove(&key).is_some() {
-                    self.misere_bytes -= parts_bytes(&key);
-                }
-            }
-        }
-        result?;
-        Ok(self.misere[&root] as u64)
+        self.with_sums(|engine, s| {
+            let MisereSums {
+                components,
+                values,
+                value_measure,
+                ..
+            } = s;
+            sums::number(engine, components, values, value_measure, parts)
+        })
+        .map(u64::from)
     }
 
-    fn misere_search(
-        &mut self,
-        root: Vec<Part>,
-        stack: &mut Vec<MisereFrame>,
-    ) -> Result<(), SolveError> {
-        let options = self.misere_options(&root)?;
-        // The bytes the frames hold: their keys and their options.
-        let mut frames = misere_frame_bytes(&root, &options);
-        self.misere_bytes += parts_bytes(&root);
-        self.misere.insert(root.clone(), ACTIVE);
-        stack.push((root, options, 0));
-        let mut values = Vec::new();
-        while let Some((_, options, next)) = stack.last_mut() {
-            if *next < options.len() {
-                let child = options[*next].clone();
-                *next += 1;
-                match self.misere.get(&child) {
-                    Some(&ACTIVE) => return Err(self.misere_loop(stack, &child)),
-                    Some(_) => {}
-                    None => {
-                        self.misere_room(self.misere.len())?;
-                        let grand = self.misere_options(&child)?;
-                        let frame = misere_frame_bytes(&child, &grand);
-                        let held = budget::table(&self.misere, true)
-                            + self.misere_bytes
-                            + parts_bytes(&child)
-                            + frames
-                            + frame
-                            + budget::vector(stack, 1);
-                        if held > self.limits.max_memory {
-                            return Err(SolveError::MemoryLimit(self.limits.max_memory));
-                        }
-                        frames += frame;
-                        self.misere_bytes += parts_bytes(&child);
-                        self.misere.insert(child.clone(), ACTIVE);
-                        stack.push((child, grand, 0));
-                    }
-                }
-                continue;
-            }
-            let (key, options, _) = stack.pop().expect("stack is not empty");
-            frames -= misere_frame_bytes(&key, &options);
-            let value = if options.is_empty() {
-                1
-            } else {
-                values.clear();
-                values.extend(options.iter().map(|o| self.misere[o] as u64));
-                mex(&mut values)
-            };
-            self.misere.insert(key, value as u32);
-        }
-        Ok(())
-    }
-
-    /// The loop a misère search met: the sums on the stack from `child` on, then `child`.
-    pub(super) fn misere_loop<O>(
-        &self,
-        stack: &[(Vec<Part>, O, usize)],
-        child: &Vec<Part>,
-    ) -> SolveError {
-        let start = stack.iter().position(|f| f.0 == *child).unwrap_or(0);
-        let mut cycle: Vec<String> = stack[start..].iter().map(|f| self.describe(&f.0)).collect();
-        cycle.push(self.describe(child));
-        SolveError::Loop(cycle)
-    }
-
-    /// Whether a misère search holding `stored` sums may store one more (and Ctrl-C is not
-    /// pressed).
-    pub(super) fn misere_room(&self, stored: usize) -> Result<(), SolveError> {
-        if stored >= self.limits.max_states {
-            return Err(SolveError::StateLimit(self.limits.max_states));
-        }
-        if stored.is_multiple_of(4096) {
-            self.limits.check_interrupt()?;
-        }
-        Ok(())
+    /// Runs `f` on the misère sums, taken out of the engine so that `f` may read the engine.
+    pub(super) fn with_sums<T>(&mut self, f: impl FnOnce(&Engine, &mut MisereSums) -> T) -> T {
+        let mut sums = std::mem::take(&mut self.sums);
+        let result = f(self, &mut sums);
+        self.sums = sums;
+        result
     }
 
     /// Shows a sum of components, e.g. `nim[1] + nim[4]`.
@@ -384,18 +270,4 @@ impl Engine {
             .collect::<Vec<_>>()
             .join(" + ")
     }
-}
-
-/// The bytes of a list of components: the list's buffer and each state's.
-pub(super) fn parts_bytes(parts: &Vec<Part>) -> usize {
-    budget::vector(parts, 0)
-        + parts
-            .iter()
-            .map(|p| budget::boxed(p.state.len() * 8))
-            .sum::<usize>()
-}
-
-/// The bytes a misère frame holds beyond its place on the stack: its key and its options.
-pub(super) fn misere_frame_bytes(key: &Vec<Part>, options: &Vec<Vec<Part>>) -> usize {
-    parts_bytes(key) + budget::vector(options, 0) + options.iter().map(parts_bytes).sum::<usize>()
 }

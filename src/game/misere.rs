@@ -12,7 +12,8 @@ use std::fmt;
 use rustc_hash::FxHashMap;
 
 use super::engine::Engine;
-use super::{budget, Part, Position, SolveError};
+use super::sums::{self, Measure, MisereSums};
+use super::{budget, Position, SolveError};
 
 /// The genus of a position, in Conway's notation `g^γ0γ1...`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,17 +77,67 @@ fn digit(values: &[u64], k: usize) -> u64 {
 /// The misère values of a sum with no move: 1, 2, 0, 2, 0, ...
 const NO_MOVE: [u64; 3] = [1, 2, 0];
 
-/// The misère values of sums, trimmed (see [`Genus::misere`]), by their misère key (the sorted
-/// components that can move). A sum being searched holds an empty list.
+/// The genus as a [`Measure`]: each distinct list of misère values (trimmed, see
+/// [`Genus::misere`]) is stored once, and a sum's number is its list's index.
 #[derive(Default)]
-pub struct GenusMemo {
-    values: FxHashMap<Vec<Part>, Box<[u64]>>,
-    /// The bytes of the keys and value lists, beyond the table's own.
-    bytes: usize,
+pub struct Genera {
+    lists: Vec<Box<[u64]>>,
+    ids: FxHashMap<Box<[u64]>, u32>,
+    /// The bytes of the lists, each held twice (in `lists` and in `ids`).
+    list_bytes: usize,
+    column: Vec<u64>,
 }
 
-/// A sum being searched: its key, its options, and the next option to visit.
-type GenusFrame = (Vec<Part>, Vec<Vec<Part>>, usize);
+impl Genera {
+    fn intern(&mut self, values: Vec<u64>) -> u32 {
+        if let Some(&id) = self.ids.get(values.as_slice()) {
+            return id;
+        }
+        let id = self.lists.len() as u32;
+        let values = values.into_boxed_slice();
+        self.list_bytes += 2 * budget::boxed(values.len() * 8);
+        self.lists.push(values.clone());
+        self.ids.insert(values, id);
+        id
+    }
+}
+
+impl Measure for Genera {
+    fn no_move(&mut self) -> u32 {
+        self.intern(NO_MOVE.to_vec())
+    }
+
+    /// γ0 is the mex of the options' γ0, and γk the mex of the options' γk with γ(k-1) and
+    /// γ(k-1) xor 1; the list is trimmed where it starts to alternate.
+    fn of_options(&mut self, options: &[u32]) -> u32 {
+        let lists = &self.lists;
+        let of = |o: &u32| &lists[*o as usize];
+        let changes = options.iter().map(|o| of(o).len() - 1).max().unwrap_or(1);
+        let last = changes.max(1) + 2;
+        let mut values: Vec<u64> = Vec::with_capacity(last + 1);
+        for k in 0..=last {
+            self.column.clear();
+            self.column.extend(options.iter().map(|o| digit(of(o), k)));
+            if let Some(&before) = values.last() {
+                self.column.extend([before, before ^ 1]);
+            }
+            values.push(super::mex(&mut self.column));
+        }
+        let mut end = last;
+        while end > 1 && values[end] == values[end - 2] {
+            end -= 1;
+        }
+        values.truncate(end + 1);
+        self.intern(values)
+    }
+
+    fn bytes(&self) -> usize {
+        budget::vector(&self.lists, 0)
+            + budget::table(&self.ids, false)
+            + self.list_bytes
+            + budget::vector(&self.column, 0)
+    }
+}
 
 impl Engine {
     /// The genus of a position (its misère flag is ignored: the genus covers both plays).
@@ -95,115 +146,27 @@ impl Engine {
             return Err(SolveError::Deferred);
         }
         let normal = self.value(&position.with_misere(false))?;
-        let root = self.misere_key(&position.to_vec())?;
-        let known = self.genus_memo.values.get(&root);
-        if known.is_none_or(|v| v.is_empty()) {
-            let mut stack = Vec::new();
-            let result = self.genus_search(root.clone(), &mut stack);
-            if result.is_err() {
-                for (key, _, _) in stack {
-                    if let Some(values) = self.genus_memo.values.remove(&key) {
-                        self.genus_memo.bytes -= entry_bytes(&key, &values);
-                    }
-                }
-            }
-            result?;
-        }
+        let misere = self.with_sums(|engine, s| {
+            let MisereSums {
+                components,
+                genera,
+                genus_measure,
+                ..
+            } = s;
+            let id = sums::number(
+                engine,
+                components,
+                genera,
+                genus_measure,
+                &position.to_vec(),
+            )?;
+            Ok::<_, SolveError>(genus_measure.lists[id as usize].to_vec())
+        });
         Ok(Genus {
             normal,
-            misere: self.genus_memo.values[&root].to_vec(),
+            misere: misere?,
         })
     }
-
-    fn genus_search(
-        &mut self,
-        root: Vec<Part>,
-        stack: &mut Vec<GenusFrame>,
-    ) -> Result<(), SolveError> {
-        let options = self.misere_options(&root)?;
-        let mut frames = frame_bytes(&root, &options);
-        self.genus_memo.bytes += entry_bytes(&root, &[]);
-        self.genus_memo.values.insert(root.clone(), Box::new([]));
-        stack.push((root, options, 0));
-        let mut column = Vec::new();
-        while let Some((_, options, next)) = stack.last_mut() {
-            if *next < options.len() {
-                let child = options[*next].clone();
-                *next += 1;
-                match self.genus_memo.values.get(&child) {
-                    Some(values) if values.is_empty() => {
-                        return Err(self.misere_loop(stack, &child))
-                    }
-                    Some(_) => {}
-                    None => {
-                        self.misere_room(self.genus_memo.values.len())?;
-                        let grand = self.misere_options(&child)?;
-                        let frame = frame_bytes(&child, &grand);
-                        let held = budget::table(&self.genus_memo.values, true)
-                            + self.genus_memo.bytes
-                            + entry_bytes(&child, &[])
-                            + frames
-                            + frame
-                            + budget::vector(stack, 1);
-                        if held > self.limits.max_memory {
-                            return Err(SolveError::MemoryLimit(self.limits.max_memory));
-                        }
-                        frames += frame;
-                        self.genus_memo.bytes += entry_bytes(&child, &[]);
-                        self.genus_memo.values.insert(child.clone(), Box::new([]));
-                        stack.push((child, grand, 0));
-                    }
-                }
-                continue;
-            }
-            let (key, options, _) = stack.pop().expect("stack is not empty");
-            frames -= frame_bytes(&key, &options);
-            let values = self.genus_from_options(&options, &mut column);
-            self.genus_memo.bytes += entry_bytes(&key, &values) - entry_bytes(&key, &[]);
-            self.genus_memo.values.insert(key, values);
-        }
-        Ok(())
-    }
-
-    /// The trimmed misère values of a sum from those of its options (all known).
-    fn genus_from_options(&self, options: &[Vec<Part>], column: &mut Vec<u64>) -> Box<[u64]> {
-        if options.is_empty() {
-            return Box::new(NO_MOVE);
-        }
-        let of = |o: &Vec<Part>| &self.genus_memo.values[o];
-        let changes = options.iter().map(|o| of(o).len() - 1).max().unwrap_or(1);
-        let last = changes.max(1) + 2;
-        let mut values: Vec<u64> = Vec::with_capacity(last + 1);
-        for k in 0..=last {
-            column.clear();
-            column.extend(options.iter().map(|o| digit(of(o), k)));
-            if let Some(&before) = values.last() {
-                column.extend([before, before ^ 1]);
-            }
-            values.push(super::mex(column));
-        }
-        let mut end = last;
-        while end > 1 && values[end] == values[end - 2] {
-            end -= 1;
-        }
-        values.truncate(end + 1);
-        values.into_boxed_slice()
-    }
-}
-
-/// The bytes of one memo entry beyond the table's buckets: its key and its value list.
-fn entry_bytes(key: &Vec<Part>, values: &[u64]) -> usize {
-    super::engine::parts_bytes(key)
-        + if values.is_empty() {
-            0
-        } else {
-            budget::boxed(values.len() * 8)
-        }
-}
-
-/// The bytes a frame holds beyond its place on the stack: its key and its options.
-fn frame_bytes(key: &Vec<Part>, options: &Vec<Vec<Part>>) -> usize {
-    super::engine::misere_frame_bytes(key, options)
 }
 
 #[cfg(test)]

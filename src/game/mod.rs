@@ -19,6 +19,7 @@ pub mod progress;
 pub mod solver;
 pub mod splits;
 pub mod subtraction;
+pub mod sums;
 pub mod sweep;
 
 pub use engine::Engine;

@@ -39,18 +39,20 @@ pub enum StmtKind {
         misere: bool,
         output: Option<Output>,
     },
-    /// `table wythoff 0..10, 0..10 [to "FILE"]`
+    /// `table [misere] wythoff 0..10, 0..10 [to "FILE"]`: normal or misère Grundy values.
     Table {
         game: Expr,
         rows: Expr,
         cols: Expr,
+        misere: bool,
         output: Option<Output>,
     },
-    /// `ppos wythoff 0..=20, 0..=20 [to "FILE"]`
+    /// `ppos [misere] wythoff 0..=20, 0..=20 [to "FILE"]`: the P-positions of either play.
     Ppos {
         game: Expr,
         rows: Expr,
         cols: Expr,
+        misere: bool,
         output: Option<Output>,
     },
     /// `sequence EXPR for n in RANGE [to "FILE"]`: an integer, or a position's Grundy value.

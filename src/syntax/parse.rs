@@ -258,7 +258,12 @@ fn table_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
             output,
         });
     }
-    let game = game_expr(first)?;
+    let misere = first.as_rule() == Rule::kw_misere;
+    let game = if misere {
+        game_expr(next(&mut parts))?
+    } else {
+        game_expr(first)?
+    };
     let rows = expr(next(&mut parts))?;
     let cols = expr(next(&mut parts))?;
     let output = output(parts.next())?;
@@ -267,6 +272,7 @@ fn table_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
             game,
             rows,
             cols,
+            misere,
             output,
         }
     } else {
@@ -274,6 +280,7 @@ fn table_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
             game,
             rows,
             cols,
+            misere,
             output,
         }
     })

@@ -1103,4 +1103,17 @@ fn misere_sequence_and_genus_statements() {
         assert_eq!((sx(&target).as_str(), range), (shape, None), "{source}");
     }
     assert!(parse("let genus = 1\nprint genus + 1").is_ok());
+    let StmtKind::Table {
+        game, misere: true, ..
+    } = one("table misere wythoff 0..10, 0..10")
+    else {
+        panic!()
+    };
+    assert_eq!(sx(&game), "wythoff");
+    let StmtKind::Ppos { misere: true, .. } = one("ppos misere moore(2) 0..=9, 0..=9") else {
+        panic!()
+    };
+    let StmtKind::Table { misere: false, .. } = one("table misere_game 0..3, 0..3") else {
+        panic!()
+    };
 }
