@@ -70,8 +70,8 @@ pub fn call<'a>(
         let result = match function {
             Function::Grundy => engine.value(&p.position).map(|v| Value::Int(v as i64)),
             Function::Outcome => engine
-                .gvalue(&p.position)
-                .map(|v| Value::str(v.outcome().letter())),
+                .outcome(&p.position)
+                .map(|v| Value::str(v.letter())),
             Function::Options => engine
                 .all_moves(&p.position, Wanted::Every)
                 .map(|m| results(&p, m)),

@@ -6,6 +6,7 @@ pub mod expr;
 mod function;
 mod misere;
 mod plot;
+mod quotient;
 mod read;
 mod results;
 mod rules;
@@ -257,6 +258,7 @@ impl Interpreter {
                 output,
             )?,
             StmtKind::Genus { target, range } => self.genus(target, range.as_ref())?,
+            StmtKind::Quotient { game, range } => self.quotient(game, range, out)?,
             StmtKind::Check { condition, binders } => self.check(condition, binders)?,
             StmtKind::Period { game } => self.period(game)?,
             StmtKind::Compare { left, right, range } => self.compare(left, right, range)?,
@@ -448,9 +450,8 @@ impl Interpreter {
                 format!("{value}{}", loopy_note(engine, &p, &value))
             }
             Query::Outcome => engine
-                .gvalue(&p.position)
+                .outcome(&p.position)
                 .map_err(fail)?
-                .outcome()
                 .letter()
                 .to_string(),
             Query::Moves => {
@@ -489,7 +490,7 @@ impl Interpreter {
                     .first_moves(&p.position, Wanted::Winning, MOST_MOVES_SHOWN)
                     .map_err(fail)?;
                 if wins.count == 0 {
-                    match engine.gvalue(&p.position).map_err(fail)?.outcome() {
+                    match engine.outcome(&p.position).map_err(fail)? {
                         Outcome::D => {
                             format!("{p} is a draw: no move wins, and best play never ends")
                         }
