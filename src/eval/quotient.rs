@@ -18,7 +18,8 @@ impl Interpreter {
     ) -> Result<String, Error> {
         let (display, id, start, last) = self.heaps_of(game, range, "quotient")?;
         let run = self.engine.quotient(id, &display, start, last);
-        let text = self.show_quotient(&display, start, last, &run)
+        let text = self
+            .show_quotient(&display, start, last, &run)
             .map_err(|e| solve_error(e, range.span))?;
         match run.stopped {
             None => Ok(text),
@@ -58,7 +59,9 @@ impl Interpreter {
             if q.is_tame() { "tame" } else { "not tame" }
         ));
         text.push_str(&format!("\n  {presentation}"));
-        let p: Vec<String> = q.p_portion().iter().map(|&x| presentation.word(x)).collect();
+        let mut p = q.p_portion();
+        presentation.sort(&mut p);
+        let p: Vec<String> = p.iter().map(|&x| presentation.word(x)).collect();
         text.push_str(&format!(
             "\n  P-portion ({} element{}): {}",
             p.len(),
@@ -66,7 +69,10 @@ impl Interpreter {
             p.join(", ")
         ));
         let shown: Vec<String> = (start..=last.max(start - 1))
-            .map(|n| q.element(n).map_or("-".to_string(), |x| presentation.word(x)))
+            .map(|n| {
+                q.element(n)
+                    .map_or("-".to_string(), |x| presentation.word(x))
+            })
             .collect();
         let rows = heap_rows("  heaps", start, last, &shown).replace("\n  ", "\n    ");
         text.push('\n');
@@ -76,7 +82,11 @@ impl Interpreter {
             "\n  the quotient of exactly these heaps (it grew at heap{} {}): a larger heap may \
              enlarge it",
             if grew.len() == 1 { "" } else { "s" },
-            if grew.is_empty() { "none".to_string() } else { grew.join(", ") }
+            if grew.is_empty() {
+                "none".to_string()
+            } else {
+                grew.join(", ")
+            }
         ));
         Ok(text)
     }

@@ -52,6 +52,7 @@ pub const KEYWORDS: &[&str] = &[
     "ppos",
     "period",
     "genus",
+    "quotient",
     "compare",
     "dot",
     "plot",
@@ -483,6 +484,10 @@ fn help() -> String {
         ("win nim[3, 4, 5]", "the winning moves"),
         ("sequence kayles 0..=83", "Grundy values of single heaps"),
         ("genus kayles 0..=20", "misère genera of single heaps"),
+        (
+            "quotient dawson 0..=30",
+            "the misère quotient of those heaps",
+        ),
         (
             "sequence misere kayles 0..=30",
             "misère Grundy values of single heaps",

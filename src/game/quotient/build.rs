@@ -10,9 +10,9 @@
 //! first sum it gets wrong, the heaps of that sum are freed (given generators of their own,
 //! their powers distinct up to their counts in it), fewest first, until the sum comes out right.
 
+use super::super::{budget, Limits, SolveError};
 use super::monoid::{self, Element, Product, Table};
 use super::walk::{self, Antichains, Heap, Monoid, Word};
-use super::super::{budget, Limits, SolveError};
 
 /// A pretension proved faithful for the heaps so far.
 #[derive(Clone)]
@@ -103,8 +103,11 @@ impl Verified {
         }
         let mut all_options = self.options.clone();
         all_options.push(options);
-        let product = Product::new(vec![self.table.clone(), Table::cyclic(2, 2)], MOST_CANDIDATE)
-            .ok_or(SolveError::MemoryLimit(limits.max_memory))?;
+        let product = Product::new(
+            vec![self.table.clone(), Table::cyclic(2, 2)],
+            MOST_CANDIDATE,
+        )
+        .ok_or(SolveError::MemoryLimit(limits.max_memory))?;
         let mut images: Vec<Element> = self.heaps.iter().map(|h| h.image).collect();
         images.push(product.embed(1, 1));
         let mut realized = realize(&product, &images, &all_options, limits)?;
@@ -183,8 +186,7 @@ fn realize(
     limits: &Limits,
 ) -> Result<Realized, SolveError> {
     let interrupted = || limits.check_interrupt();
-    if budget::boxed(product.size() * 2) + budget::boxed(product.size() * 8) > limits.max_memory
-    {
+    if budget::boxed(product.size() * 2) + budget::boxed(product.size() * 8) > limits.max_memory {
         return Err(SolveError::MemoryLimit(limits.max_memory));
     }
     let mut heaps: Vec<Heap> = Vec::with_capacity(images.len());
@@ -286,7 +288,10 @@ fn combinations(values: &[usize], count: usize) -> Vec<Vec<usize>> {
     let mut chosen: Vec<usize> = (0..count).collect();
     loop {
         all.push(chosen.iter().map(|&i| values[i]).collect());
-        let Some(i) = (0..count).rev().find(|&i| chosen[i] < values.len() - count + i) else {
+        let Some(i) = (0..count)
+            .rev()
+            .find(|&i| chosen[i] < values.len() - count + i)
+        else {
             return all;
         };
         chosen[i] += 1;

@@ -102,7 +102,10 @@ impl Quotient {
         for option in &options {
             let mut sum = Vec::new();
             for part in option {
-                let &i = self.place.get(&part.state[0]).ok_or_else(|| unordered(engine, game, heap, part))?;
+                let &i = self
+                    .place
+                    .get(&part.state[0])
+                    .ok_or_else(|| unordered(engine, game, heap, part))?;
                 sum.extend(self.moving[i]);
             }
             sums.push(sum);
@@ -159,7 +162,12 @@ pub struct QuotientCache {
 impl Engine {
     /// The heaps reachable from `heaps` (with them), ordered so that every heap comes after the
     /// heaps of its options.
-    fn closure(&mut self, game: GameId, heaps: &[i64], known: &FxHashMap<i64, usize>) -> Result<Vec<i64>, SolveError> {
+    fn closure(
+        &mut self,
+        game: GameId,
+        heaps: &[i64],
+        known: &FxHashMap<i64, usize>,
+    ) -> Result<Vec<i64>, SolveError> {
         let mut order = Vec::new();
         let mut state: FxHashMap<i64, bool> = FxHashMap::default();
         for &root in heaps {
@@ -229,7 +237,11 @@ impl Engine {
             }
         };
         let progress = self.limits.progress.clone();
-        progress.start(format!("misère quotient of {name}"), "heaps", closure.len() as u64);
+        progress.start(
+            format!("misère quotient of {name}"),
+            "heaps",
+            closure.len() as u64,
+        );
         let mut stopped = None;
         for (done, &heap) in closure.iter().enumerate() {
             progress.set_done(done as u64);
@@ -267,7 +279,9 @@ impl Engine {
         let mut heaps = Vec::with_capacity(position.len());
         for part in position.parts() {
             match heap_of(part) {
-                Some(n) if part.game == game && (0..=MOST_QUOTIENT_HEAP).contains(&n) => heaps.push(n),
+                Some(n) if part.game == game && (0..=MOST_QUOTIENT_HEAP).contains(&n) => {
+                    heaps.push(n)
+                }
                 _ => return Ok(None),
             }
         }
@@ -290,7 +304,9 @@ impl Engine {
         self.quotients.quotients.insert(game, quotient);
         match added {
             Ok(()) => Ok(outcome),
-            Err(SolveError::MemoryLimit(_) | SolveError::StateLimit(_) | SolveError::TooManyOptions) => {
+            Err(
+                SolveError::MemoryLimit(_) | SolveError::StateLimit(_) | SolveError::TooManyOptions,
+            ) => {
                 self.quotients.given_up.insert(game);
                 Ok(None)
             }
@@ -298,7 +314,12 @@ impl Engine {
         }
     }
 
-    fn extend_quotient(&mut self, quotient: &mut Quotient, game: GameId, heaps: &[i64]) -> Result<(), SolveError> {
+    fn extend_quotient(
+        &mut self,
+        quotient: &mut Quotient,
+        game: GameId,
+        heaps: &[i64],
+    ) -> Result<(), SolveError> {
         let missing = self.closure(game, heaps, &quotient.place)?;
         if missing.is_empty() {
             return Ok(());

@@ -195,7 +195,11 @@ pub(super) fn reduce(
         for x in 0..n {
             signature.clear();
             signature.push(class[x]);
-            signature.extend(actions[x * width..(x + 1) * width].iter().map(|&y| class[y as usize]));
+            signature.extend(
+                actions[x * width..(x + 1) * width]
+                    .iter()
+                    .map(|&y| class[y as usize]),
+            );
             let fresh = ids.len() as Element;
             next.push(*ids.entry(signature.clone()).or_insert(fresh));
         }
@@ -263,9 +267,23 @@ mod tests {
         assert_eq!(product.mul(3, 1), 2);
         let letters = [product.embed(0, 1), product.embed(1, 1)];
         let ok = || Ok(());
-        let r = reduce(&product, &letters, &[false, true, true, false], 1 << 20, &ok).unwrap();
+        let r = reduce(
+            &product,
+            &letters,
+            &[false, true, true, false],
+            1 << 20,
+            &ok,
+        )
+        .unwrap();
         assert_eq!(r.table.size(), 4);
-        let r = reduce(&product, &letters, &[false, true, false, true], 1 << 20, &ok).unwrap();
+        let r = reduce(
+            &product,
+            &letters,
+            &[false, true, false, true],
+            1 << 20,
+            &ok,
+        )
+        .unwrap();
         assert_eq!(r.table.size(), 2);
         assert_eq!(r.class, [0, 1, 0, 1]);
     }

@@ -7,9 +7,9 @@ use std::fmt;
 
 use rustc_hash::FxHashSet;
 
+use super::super::SolveError;
 use super::monoid::{Element, Table};
 use super::walk::{self, colex, Heap, Word};
-use super::super::SolveError;
 
 /// The generators, normal forms and relations of a quotient.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,6 +78,11 @@ impl Presentation {
 
     pub fn generators(&self) -> usize {
         self.generators.len()
+    }
+
+    /// Puts elements in the order of their words (colex: fewest of the last generator first).
+    pub fn sort(&self, elements: &mut [u32]) {
+        elements.sort_by(|&x, &y| colex(&self.words[x as usize], &self.words[y as usize]));
     }
 
     /// An element in the generators, e.g. `ab^2`, `1` for the identity.
@@ -151,7 +156,9 @@ pub(super) fn is_tame(table: &Table, p: &[bool]) -> bool {
         return true;
     };
     let z = table.mul(first, first);
-    let group = rest.iter().all(|&x| table.mul(x, x) == z && table.mul(x, z) == x);
+    let group = rest
+        .iter()
+        .all(|&x| table.mul(x, x) == z && table.mul(x, z) == x);
     let p_portion = (0..size).all(|x| p[x as usize] == (Some(x) == a || x == z));
     group && p_portion && a.is_none_or(|a| table.mul(a, z) != z)
 }

@@ -8,8 +8,8 @@
 use std::cmp::Ordering;
 use std::rc::Rc;
 
-use super::monoid::{Element, Product, Table};
 use super::super::SolveError;
+use super::monoid::{Element, Product, Table};
 
 /// A monoid that the walks multiply in.
 pub(super) trait Monoid {
@@ -50,7 +50,10 @@ pub(super) type Word = Vec<u32>;
 pub(super) fn colex(a: &[u32], b: &[u32]) -> Ordering {
     let n = a.len().max(b.len());
     for i in (0..n).rev() {
-        let (x, y) = (a.get(i).copied().unwrap_or(0), b.get(i).copied().unwrap_or(0));
+        let (x, y) = (
+            a.get(i).copied().unwrap_or(0),
+            b.get(i).copied().unwrap_or(0),
+        );
         if x != y {
             return x.cmp(&y);
         }
