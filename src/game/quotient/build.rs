@@ -11,8 +11,35 @@
 //! their powers distinct up to their counts in it), fewest first, until the sum comes out right.
 
 use super::super::{budget, Limits, SolveError};
+use std::time::Instant;
+
 use super::monoid::{self, Element, Product, Table};
 use super::walk::{self, Antichains, Heap, Monoid, Word};
+
+/// What a computation may spend: the limits, and for a quotient computed on demand a moment
+/// after which it stops with [`SolveError::StateLimit`] (the whole-sum search answers then, so
+/// only the time of an answer depends on it, never the answer).
+pub(super) struct Effort<'a> {
+    pub(super) limits: &'a Limits,
+    deadline: Option<Instant>,
+}
+
+impl Effort<'_> {
+    pub(super) fn new(limits: &Limits, deadline: Option<Instant>) -> Effort<'_> {
+        Effort { limits, deadline }
+    }
+
+    /// Ctrl-C, and the deadline.
+    pub(super) fn check(&self) -> Result<(), SolveError> {
+        self.limits.check_interrupt()?;
+        match self.deadline {
+            Some(deadline) if Instant::now() > deadline => {
+                Err(SolveError::StateLimit(self.limits.max_states))
+            }
+            _ => Ok(()),
+        }
+    }
+}
 
 /// A pretension proved faithful for the heaps so far.
 #[derive(Clone)]
@@ -59,9 +86,10 @@ impl Verified {
     pub(super) fn add(
         &mut self,
         options: Vec<Vec<usize>>,
-        limits: &Limits,
+        effort: &Effort,
     ) -> Result<bool, SolveError> {
-        let interrupted = || limits.check_interrupt();
+        let interrupted = || effort.check();
+        let limits = effort.limits;
         let moves = moves_of(&self.table, &self.heaps, &options);
         let want_p = moves.iter().all(|&t| !self.p[t as usize]);
         let size = self.table.size() as Element;
@@ -110,7 +138,7 @@ impl Verified {
         .ok_or(SolveError::MemoryLimit(limits.max_memory))?;
         let mut images: Vec<Element> = self.heaps.iter().map(|h| h.image).collect();
         images.push(product.embed(1, 1));
-        let mut realized = realize(&product, &images, &all_options, limits)?;
+        let mut realized = realize(&product, &images, &all_options, effort)?;
         let mut widening = 0;
         loop {
             let checked = walk::verify(
@@ -134,7 +162,7 @@ impl Verified {
                     return Ok(true);
                 }
                 Err(wrong) => {
-                    realized = recalibrate(&realized, &wrong, &all_options, &mut widening, limits)?;
+                    realized = recalibrate(&realized, &wrong, &all_options, &mut widening, effort)?;
                 }
             }
         }
@@ -183,9 +211,10 @@ fn realize(
     product: &Product,
     images: &[Element],
     options: &[Vec<Vec<usize>>],
-    limits: &Limits,
+    effort: &Effort,
 ) -> Result<Realized, SolveError> {
-    let interrupted = || limits.check_interrupt();
+    let interrupted = || effort.check();
+    let limits = effort.limits;
     if budget::boxed(product.size() * 2) + budget::boxed(product.size() * 8) > limits.max_memory {
         return Err(SolveError::MemoryLimit(limits.max_memory));
     }
@@ -226,17 +255,18 @@ fn recalibrate(
     wrong: &Word,
     options: &[Vec<Vec<usize>>],
     widening: &mut usize,
-    limits: &Limits,
+    effort: &Effort,
 ) -> Result<Realized, SolveError> {
+    let limits = effort.limits;
     let truth = !realized.p[element_of_word(&realized.table, &realized.heaps, wrong) as usize];
     let involved: Vec<usize> = (0..wrong.len()).filter(|&i| wrong[i] > 0).collect();
     for count in 1..=involved.len() {
         for freed in combinations(&involved, count) {
-            limits.check_interrupt()?;
+            effort.check()?;
             let Some((product, images)) = freeing(realized, &freed, wrong, *widening) else {
                 continue;
             };
-            let candidate = realize(&product, &images, options, limits)?;
+            let candidate = realize(&product, &images, options, effort)?;
             let x = element_of_word(&candidate.table, &candidate.heaps, wrong);
             if candidate.p[x as usize] == truth {
                 return Ok(candidate);
@@ -249,7 +279,7 @@ fn recalibrate(
     }
     let (product, images) = freeing(realized, &involved, wrong, *widening)
         .ok_or(SolveError::MemoryLimit(limits.max_memory))?;
-    realize(&product, &images, options, limits)
+    realize(&product, &images, options, effort)
 }
 
 /// The product of the submonoid the other heaps generate and a cyclic monoid for each freed

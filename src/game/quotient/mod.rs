@@ -10,12 +10,14 @@ mod walk;
 
 pub use presentation::Presentation;
 
+use std::time::{Duration, Instant};
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::engine::Engine;
 use super::loopy::Outcome;
-use super::{GameId, Part, Position, SolveError};
-use build::Verified;
+use super::{GameId, Limits, Part, Position, SolveError};
+use build::{Effort, Verified};
 
 /// The quotient of the closure of some heaps of a game, as far as it was computed.
 #[derive(Clone)]
@@ -95,8 +97,14 @@ impl Quotient {
         Some(x)
     }
 
-    /// Adds a heap whose options' heaps are all included.
-    fn add(&mut self, engine: &Engine, game: GameId, heap: i64) -> Result<(), SolveError> {
+    /// Adds a heap whose options' heaps are all included, within `effort`.
+    fn add(
+        &mut self,
+        engine: &Engine,
+        game: GameId,
+        heap: i64,
+        effort: &Effort,
+    ) -> Result<(), SolveError> {
         let options = engine.part_options(&heap_part(game, heap))?;
         let mut sums = Vec::with_capacity(options.len());
         for option in &options {
@@ -113,7 +121,7 @@ impl Quotient {
         let moving = if sums.is_empty() {
             None
         } else {
-            if self.verified.add(sums, &engine.limits)? {
+            if self.verified.add(sums, effort)? {
                 self.grew_at.push(heap);
             }
             Some(self.verified.heaps.len() - 1)
@@ -150,6 +158,12 @@ fn heap_of(part: &Part) -> Option<i64> {
 
 /// The most heaps a sum answered from a quotient may reach: beyond, the quotient is not tried.
 const MOST_QUOTIENT_HEAP: i64 = 64;
+
+/// The memory a quotient computed for a sum may take: beyond, the whole-sum search answers.
+const ON_DEMAND_MEMORY: usize = 256 << 20;
+
+/// How long extending a quotient for a sum may take before the whole-sum search answers.
+const ON_DEMAND_TIME: Duration = Duration::from_secs(10);
 
 /// What the engine keeps of the quotients of its games for misère sums.
 #[derive(Default)]
@@ -243,9 +257,10 @@ impl Engine {
             closure.len() as u64,
         );
         let mut stopped = None;
+        let effort = Effort::new(&self.limits, None);
         for (done, &heap) in closure.iter().enumerate() {
             progress.set_done(done as u64);
-            if let Err(e) = quotient.add(self, game, heap) {
+            if let Err(e) = quotient.add(self, game, heap, &effort) {
                 stopped = Some(e);
                 break;
             }
@@ -327,9 +342,14 @@ impl Engine {
         let progress = self.limits.progress.clone();
         progress.start("misère quotient for a sum", "heaps", missing.len() as u64);
         let mut result = Ok(());
+        let limits = Limits {
+            max_memory: self.limits.max_memory.min(ON_DEMAND_MEMORY),
+            ..self.limits.clone()
+        };
+        let effort = Effort::new(&limits, Some(Instant::now() + ON_DEMAND_TIME));
         for (done, &heap) in missing.iter().enumerate() {
             progress.set_done(done as u64);
-            result = quotient.add(self, game, heap);
+            result = quotient.add(self, game, heap, &effort);
             if result.is_err() {
                 break;
             }

@@ -169,12 +169,18 @@ pub(super) fn reduce(
     letters.sort_unstable();
     letters.dedup();
     letters.retain(|&g| g != 0);
-    let held = budget::boxed(n * letters.len() * 4) + 4 * budget::boxed(n * 4);
+    // The actions, the classes before and after a round, and the table of signatures.
+    let signature_bytes = budget::boxed((letters.len() + 1) * 4) + 48;
+    let held =
+        budget::boxed(n * letters.len() * 4) + 2 * budget::boxed(n * 4) + n * signature_bytes;
     if held > max_memory {
         return Err(SolveError::MemoryLimit(max_memory));
     }
     let mut actions = Vec::with_capacity(n * letters.len());
     for x in 0..n as Element {
+        if x % 1024 == 1023 {
+            interrupted()?;
+        }
         for &g in &letters {
             actions.push(product.mul(x, g));
         }
@@ -193,6 +199,9 @@ pub(super) fn reduce(
         let mut ids: FxHashMap<Vec<Element>, Element> = FxHashMap::default();
         let mut next = Vec::with_capacity(n);
         for x in 0..n {
+            if x % 1024 == 1023 {
+                interrupted()?;
+            }
             signature.clear();
             signature.push(class[x]);
             signature.extend(
