@@ -157,10 +157,13 @@ fn dawsons_kayles_to_heap_30_has_the_published_order_360() {
     assert!(out.contains("not tame"), "{out}");
 }
 
+/// A game, its declaration, rules, last heap, the heaps that can move and two bounds.
+type OrderCase = (&'static str, &'static str, Rules, i64, Vec<u64>, u64, u64);
+
 #[test]
 fn orders_match_the_classes_of_a_brute_force() {
     // (game, declaration, rules, last heap, heaps that can move, bounds in counters)
-    let cases: Vec<(&str, &str, Rules, i64, Vec<u64>, u64, u64)> = vec![
+    let cases: Vec<OrderCase> = vec![
         ("nim", "", nim(), 3, vec![1, 2, 3], 12, 12),
         ("kayles", "", octal(&[7, 7]), 6, (1..=6).collect(), 14, 14),
         ("dawson", "", octal(&[0, 7]), 10, (2..=10).collect(), 16, 16),

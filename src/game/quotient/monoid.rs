@@ -227,8 +227,8 @@ pub(super) fn reduce(
     let mut representative = Vec::with_capacity(count);
     renumber[class[0] as usize] = 0;
     representative.push(0);
-    for x in 0..n {
-        let c = class[x] as usize;
+    for (x, &c) in class.iter().enumerate() {
+        let c = c as usize;
         if renumber[c] == Element::MAX {
             renumber[c] = representative.len() as Element;
             representative.push(x as Element);

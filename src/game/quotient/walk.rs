@@ -289,7 +289,7 @@ mod tests {
                 moves: vec![0],
             },
         ];
-        let mut seen = vec![false; 9];
+        let mut seen = [false; 9];
         let mut words = Vec::new();
         let ok = || Ok(());
         walk(&product, &heaps, false, &ok, &mut |e, _, w| {
