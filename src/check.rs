@@ -147,6 +147,15 @@ impl Checker<'_> {
                 );
                 self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=20`");
             }
+            StmtKind::Quotient { game, range } => {
+                self.game_arg(
+                    game,
+                    Shape::Heaps,
+                    "a heap game",
+                    "`quotient GAME RANGE` takes a game played on one heap",
+                );
+                self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=30`");
+            }
             StmtKind::Table {
                 game, rows, cols, ..
             }

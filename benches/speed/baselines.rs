@@ -370,3 +370,40 @@ pub fn notes_nim(path: &std::path::Path) -> String {
         .unwrap();
     format!("WIN\n{i} {}\n", heaps[i] ^ sum)
 }
+
+/// The misère outcomes (true for P) of sums of Kayles heaps by a plain memoized search of the
+/// whole sum: a sum is its sorted non-empty heaps; it is P when it has a move and every move
+/// leaves an N sum (a sum with no move is won by the player to move).
+pub fn memo_misere_kayles(sums: &[Vec<u8>]) -> Vec<bool> {
+    fn is_p(sum: Vec<u8>, memo: &mut HashMap<Vec<u8>, bool>) -> bool {
+        if let Some(&p) = memo.get(&sum) {
+            return p;
+        }
+        let mut p = !sum.is_empty();
+        'moves: for i in 0..sum.len() {
+            let n = sum[i];
+            for t in 1..=n.min(2) {
+                for a in 0..=(n - t) / 2 {
+                    let mut option = sum.clone();
+                    option.remove(i);
+                    option.extend([a, n - t - a].into_iter().filter(|&h| h > 0));
+                    option.sort_unstable();
+                    if is_p(option, memo) {
+                        p = false;
+                        break 'moves;
+                    }
+                }
+            }
+        }
+        memo.insert(sum, p);
+        p
+    }
+    let mut memo = HashMap::new();
+    sums.iter()
+        .map(|s| {
+            let mut s = s.clone();
+            s.sort_unstable();
+            is_p(s, &mut memo)
+        })
+        .collect()
+}

@@ -491,6 +491,42 @@ fn cases(quick: bool) -> Vec<Case> {
         against: Against::PeakMemory { values: n },
     };
     let quick_or = |full: usize| if quick { full.min(4096) } else { full };
+    let misere_sums: Vec<Vec<u8>> = if quick {
+        vec![vec![5, 7, 9, 10]]
+    } else {
+        vec![
+            vec![10, 12, 15, 20],
+            vec![22, 19, 17, 14],
+            vec![21, 20, 18, 11, 9],
+            vec![22, 21, 16, 13, 8],
+        ]
+    };
+    let misere_source: String = misere_sums
+        .iter()
+        .map(|s| {
+            let parts: Vec<String> = s.iter().map(|h| format!("kayles[{h}]")).collect();
+            format!("print outcome(misere {})\n", parts.join(" + "))
+        })
+        .collect();
+    let misere_quotient = Case {
+        name: format!("misère kayles sums (quotient), {} sums", misere_sums.len()),
+        source: misere_source.clone(),
+        reps: 1,
+        walker: false,
+        heaps: None,
+        against: Against::Rust(Box::new(move || {
+            let (_, printed) = time_interpreter(&misere_source, 1, false);
+            let mut answers = Vec::new();
+            let time = best_of(1, || answers = memo_misere_kayles(&misere_sums));
+            let expected: Vec<&str> = answers.iter().map(|&p| if p { "P" } else { "N" }).collect();
+            assert_eq!(
+                printed_words(&printed),
+                expected,
+                "grundy and the baseline differ"
+            );
+            (time, "memoized whole-sum search, same answers".into())
+        })),
+    };
     let grundys_n = quick_or(1 << 20);
     let against_sparse_solver = Case {
         name: format!("grundys (rule form) to {grundys_n}, vs solver"),
@@ -525,6 +561,7 @@ fn cases(quick: bool) -> Vec<Case> {
         })),
     };
     vec![
+        misere_quotient,
         respelled_grundys,
         heap(
             "grundys (rule form)",

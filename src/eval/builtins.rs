@@ -69,9 +69,7 @@ pub fn call<'a>(
         let engine = eval.engine(callee)?;
         let result = match function {
             Function::Grundy => engine.value(&p.position).map(|v| Value::Int(v as i64)),
-            Function::Outcome => engine
-                .gvalue(&p.position)
-                .map(|v| Value::str(v.outcome().letter())),
+            Function::Outcome => engine.outcome(&p.position).map(|v| Value::str(v.letter())),
             Function::Options => engine
                 .all_moves(&p.position, Wanted::Every)
                 .map(|m| results(&p, m)),

@@ -6,6 +6,7 @@ pub mod expr;
 mod function;
 mod misere;
 mod plot;
+mod quotient;
 mod read;
 mod results;
 mod rules;
@@ -262,6 +263,7 @@ impl Interpreter {
                 output,
             )?,
             StmtKind::Genus { target, range } => self.genus(target, range.as_ref())?,
+            StmtKind::Quotient { game, range } => self.quotient(game, range, out)?,
             StmtKind::Check { condition, binders } => self.check(condition, binders)?,
             StmtKind::Period { game } => self.period(game)?,
             StmtKind::PeriodOf { value, axis } => self.period_of(value, axis, &origin.text)?,
@@ -449,9 +451,8 @@ impl Interpreter {
                 format!("{value}{}", loopy_note(engine, &p, &value))
             }
             Query::Outcome => engine
-                .gvalue(&p.position)
+                .outcome(&p.position)
                 .map_err(fail)?
-                .outcome()
                 .letter()
                 .to_string(),
             Query::Moves => {
@@ -492,7 +493,7 @@ impl Interpreter {
                     .map_err(fail)?;
                 let position = p.to_string();
                 if wins.count == 0 {
-                    match engine.gvalue(&p.position).map_err(fail)?.outcome() {
+                    match engine.outcome(&p.position).map_err(fail)? {
                         Outcome::D => results::Win::Draw { position },
                         _ => results::Win::Lost { position },
                     }

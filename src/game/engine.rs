@@ -21,6 +21,8 @@ pub struct Engine {
     loopy: FxHashMap<GameId, FxHashMap<Box<[i64]>, GValue>>,
     /// The sums searched under misère play, and their misère values and genera.
     pub(super) sums: MisereSums,
+    /// The misère quotients of heap games met in misère sums.
+    pub(super) quotients: super::quotient::QuotientCache,
     pub limits: Limits,
     /// Whether this is the engine of a worker of a parallel sweep (see [`super::sweep`]).
     pub(super) in_sweep: bool,
@@ -34,6 +36,7 @@ impl Engine {
             patterns: FxHashMap::default(),
             loopy: FxHashMap::default(),
             sums: MisereSums::default(),
+            quotients: Default::default(),
             limits,
             in_sweep: false,
         }
@@ -167,6 +170,17 @@ impl Engine {
             Some(total) => total.sum(&GValue::Finite(finite)),
             None => GValue::Finite(finite),
         })
+    }
+
+    /// The outcome of a position; a misère sum of heaps of one game from the game's misère
+    /// quotient when it can be computed within the limits, else from its value.
+    pub fn outcome(&mut self, position: &Position) -> Result<loopy::Outcome, SolveError> {
+        if position.misere {
+            if let Some(outcome) = self.quotient_outcome(position)? {
+                return Ok(outcome);
+            }
+        }
+        Ok(self.gvalue(position)?.outcome())
     }
 
     /// The Grundy value of a position: the XOR of its components, or for misère play the

@@ -16,6 +16,7 @@ pub mod pattern;
 pub mod period;
 pub mod position;
 pub mod progress;
+pub mod quotient;
 pub mod solver;
 pub mod splits;
 pub mod subtraction;

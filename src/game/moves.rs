@@ -7,7 +7,7 @@
 //! by arithmetic ([`super::splits`]), never listed to be counted.
 
 use super::arithmetic_splits::ArithmeticValues;
-use super::loopy::GValue;
+use super::loopy::{GValue, Outcome};
 use super::period::arithmetic::Split;
 use super::period::Structure;
 use super::position::MOST_OPTIONS_OF_A_HUGE_HEAP;
@@ -164,7 +164,13 @@ impl Engine {
             };
             let going =
                 self.visit_part_options(part, target, &mut |engine, to, as_played, v| {
-                    let value = if plan.misere {
+                    let value = if plan.misere && plan.wanted == Wanted::Winning {
+                        // A winning move leaves a P-position: value 0, its outcome is enough.
+                        match engine.outcome(&shared.replaced(i, &to))? {
+                            Outcome::P => GValue::Finite(0),
+                            _ => return Ok(true),
+                        }
+                    } else if plan.misere {
                         engine.gvalue(&shared.replaced(i, &to))?
                     } else {
                         rest.sum(&v)

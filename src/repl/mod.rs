@@ -54,6 +54,7 @@ pub const KEYWORDS: &[&str] = &[
     "ppos",
     "period",
     "genus",
+    "quotient",
     "compare",
     "dot",
     "plot",
@@ -540,6 +541,10 @@ fn help() -> String {
             "an apparent period; also plot of this form",
         ),
         ("genus kayles 0..=20", "misère genera of single heaps"),
+        (
+            "quotient dawson 0..=30",
+            "the misère quotient of those heaps",
+        ),
         (
             "sequence misere kayles 0..=30",
             "misère Grundy values of single heaps",

@@ -71,6 +71,8 @@ pub enum StmtKind {
     },
     /// `genus kayles[3] + kayles[4]` (`range` is `None`) or `genus kayles 0..=20`.
     Genus { target: Expr, range: Option<Expr> },
+    /// `quotient dawson 0..=30`: the misère quotient of the closure of a range of heaps.
+    Quotient { game: Expr, range: Expr },
     /// `period kayles`: preperiod, period and saltus, and whether a theorem proves them.
     Period { game: Expr },
     /// `period EXPR for n in RANGE`: the period the values show, apparent only.

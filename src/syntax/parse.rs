@@ -114,6 +114,7 @@ fn parts<'i>(pair: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
                 | Rule::kw_ppos
                 | Rule::kw_period
                 | Rule::kw_genus
+                | Rule::kw_quotient
                 | Rule::kw_compare
                 | Rule::kw_dot
                 | Rule::kw_plot
@@ -149,6 +150,13 @@ fn statement(pair: Pair<Rule>) -> Result<Stmt> {
         Rule::query_stmt => query_stmt(inner)?,
         Rule::sequence_stmt => sequence_stmt(inner)?,
         Rule::genus_stmt => genus_stmt(inner)?,
+        Rule::quotient_stmt => {
+            let mut parts = parts(inner);
+            StmtKind::Quotient {
+                game: game_expr(next(&mut parts))?,
+                range: expr(next(&mut parts))?,
+            }
+        }
         Rule::table_stmt | Rule::ppos_stmt => table_stmt(inner)?,
         Rule::check_stmt => check_stmt(inner)?,
         Rule::period_stmt => {

@@ -292,6 +292,8 @@ pub(crate) fn rule_name(rule: Rule) -> &'static str {
         Rule::genus_stmt => "a `genus` statement",
         Rule::genus_heaps => "`genus GAME RANGE`",
         Rule::kw_genus => "`genus`",
+        Rule::quotient_stmt => "a `quotient` statement",
+        Rule::kw_quotient => "`quotient`",
         Rule::compare_stmt => "a `compare` statement",
         Rule::dot_stmt => "a `dot` statement",
         Rule::plot_stmt => "a `plot` statement",

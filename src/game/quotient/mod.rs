@@ -1,0 +1,360 @@
+//! Misère quotients of heap games (Plambeck and Siegel, "Misère quotients for impartial
+//! games"): the monoid of the sums of a closure of heaps up to indistinguishability under misère
+//! play, with its P-portion. Computed heap by heap (see [`build`]); a misère sum of heaps of one
+//! game is then answered by multiplying its heaps' elements.
+
+mod build;
+mod monoid;
+mod presentation;
+mod walk;
+
+pub use presentation::Presentation;
+
+use std::time::{Duration, Instant};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::engine::Engine;
+use super::loopy::Outcome;
+use super::{GameId, Limits, Part, Position, SolveError};
+use build::{Effort, Verified};
+
+/// The quotient of the closure of some heaps of a game, as far as it was computed.
+#[derive(Clone)]
+pub struct Quotient {
+    verified: Verified,
+    /// The heaps of the closure included, in the order added (options first).
+    heaps: Vec<i64>,
+    /// Each included heap's index among the heaps that can move (`None`: it has no move).
+    moving: Vec<Option<usize>>,
+    place: FxHashMap<i64, usize>,
+    /// The heaps at which the quotient grew.
+    pub grew_at: Vec<i64>,
+}
+
+/// A quotient computed for a statement, and why it stopped early, if it did.
+pub struct QuotientRun {
+    pub quotient: Quotient,
+    /// The heaps of the closure, in the order they are added (the quotient has a prefix).
+    pub closure: Vec<i64>,
+    pub stopped: Option<SolveError>,
+}
+
+impl Quotient {
+    fn new() -> Quotient {
+        Quotient {
+            verified: Verified::empty(),
+            heaps: Vec::new(),
+            moving: Vec::new(),
+            place: FxHashMap::default(),
+            grew_at: Vec::new(),
+        }
+    }
+
+    /// The number of elements.
+    pub fn order(&self) -> usize {
+        self.verified.table.size()
+    }
+
+    /// The heaps included, in the order they were added.
+    pub fn heaps(&self) -> &[i64] {
+        &self.heaps
+    }
+
+    /// The element of an included heap.
+    pub fn element(&self, heap: i64) -> Option<u32> {
+        let &i = self.place.get(&heap)?;
+        Some(self.moving[i].map_or(0, |m| self.verified.heaps[m].image))
+    }
+
+    pub fn is_p(&self, x: u32) -> bool {
+        self.verified.p[x as usize]
+    }
+
+    /// The elements of the P-portion.
+    pub fn p_portion(&self) -> Vec<u32> {
+        (0..self.order() as u32).filter(|&x| self.is_p(x)).collect()
+    }
+
+    pub fn is_tame(&self) -> bool {
+        presentation::is_tame(&self.verified.table, &self.verified.p)
+    }
+
+    /// The presentation in generators named after the heaps that bring them in.
+    pub fn presentation(&self, engine: &Engine) -> Result<Presentation, SolveError> {
+        let images: Vec<u32> = self.verified.heaps.iter().map(|h| h.image).collect();
+        Presentation::new(&self.verified.table, &images, &|| {
+            engine.limits.check_interrupt()
+        })
+    }
+
+    /// The element of a sum of included heaps.
+    fn element_of(&self, heaps: impl Iterator<Item = i64>) -> Option<u32> {
+        let mut x = 0;
+        for h in heaps {
+            x = self.verified.table.mul(x, self.element(h)?);
+        }
+        Some(x)
+    }
+
+    /// Adds a heap whose options' heaps are all included, within `effort`.
+    fn add(
+        &mut self,
+        engine: &Engine,
+        game: GameId,
+        heap: i64,
+        effort: &Effort,
+    ) -> Result<(), SolveError> {
+        let options = engine.part_options(&heap_part(game, heap))?;
+        let mut sums = Vec::with_capacity(options.len());
+        for option in &options {
+            let mut sum = Vec::new();
+            for part in option {
+                let &i = self
+                    .place
+                    .get(&part.state[0])
+                    .ok_or_else(|| unordered(engine, game, heap, part))?;
+                sum.extend(self.moving[i]);
+            }
+            sums.push(sum);
+        }
+        let moving = if sums.is_empty() {
+            None
+        } else {
+            if self.verified.add(sums, effort)? {
+                self.grew_at.push(heap);
+            }
+            Some(self.verified.heaps.len() - 1)
+        };
+        self.place.insert(heap, self.heaps.len());
+        self.heaps.push(heap);
+        self.moving.push(moving);
+        Ok(())
+    }
+}
+
+/// An option that reaches a heap not yet included: only a loop can (the order is topological).
+fn unordered(engine: &Engine, game: GameId, heap: i64, part: &Part) -> SolveError {
+    SolveError::Loop(vec![
+        engine.describe(&[heap_part(game, heap)]),
+        engine.describe(std::slice::from_ref(part)),
+    ])
+}
+
+fn heap_part(game: GameId, n: i64) -> Part {
+    Part {
+        game,
+        state: Box::new([n]),
+    }
+}
+
+/// The heap a quotient works on from a part: its one integer.
+fn heap_of(part: &Part) -> Option<i64> {
+    match *part.state {
+        [n] => Some(n),
+        _ => None,
+    }
+}
+
+/// The most heaps a sum answered from a quotient may reach: beyond, the quotient is not tried.
+const MOST_QUOTIENT_HEAP: i64 = 64;
+
+/// The memory a quotient computed for a sum may take: beyond, the whole-sum search answers.
+const ON_DEMAND_MEMORY: usize = 256 << 20;
+
+/// How long extending a quotient for a sum may take before the whole-sum search answers.
+const ON_DEMAND_TIME: Duration = Duration::from_secs(10);
+
+/// What the engine keeps of the quotients of its games for misère sums.
+#[derive(Default)]
+pub struct QuotientCache {
+    quotients: FxHashMap<GameId, Quotient>,
+    /// Games whose quotient stopped at a limit: sums of them go to the whole-sum search.
+    given_up: FxHashSet<GameId>,
+}
+
+impl Engine {
+    /// The heaps reachable from `heaps` (with them), ordered so that every heap comes after the
+    /// heaps of its options.
+    fn closure(
+        &mut self,
+        game: GameId,
+        heaps: &[i64],
+        known: &FxHashMap<i64, usize>,
+    ) -> Result<Vec<i64>, SolveError> {
+        let mut order = Vec::new();
+        let mut state: FxHashMap<i64, bool> = FxHashMap::default();
+        for &root in heaps {
+            if known.contains_key(&root) || state.contains_key(&root) {
+                continue;
+            }
+            // A depth-first search: a heap is done when its options' heaps are.
+            let mut stack: Vec<(i64, Vec<i64>)> = Vec::new();
+            state.insert(root, false);
+            stack.push((root, self.option_heaps(game, root)?));
+            while let Some((heap, next)) = stack.last_mut() {
+                let heap = *heap;
+                match next.pop() {
+                    Some(h) if known.contains_key(&h) || state.get(&h) == Some(&true) => {}
+                    Some(h) if state.contains_key(&h) => {
+                        return Err(SolveError::Loop(vec![
+                            self.describe(&[heap_part(game, heap)]),
+                            self.describe(&[heap_part(game, h)]),
+                        ]))
+                    }
+                    Some(h) => {
+                        self.limits.check_interrupt()?;
+                        state.insert(h, false);
+                        let grand = self.option_heaps(game, h)?;
+                        stack.push((h, grand));
+                    }
+                    None => {
+                        state.insert(heap, true);
+                        order.push(heap);
+                        stack.pop();
+                    }
+                }
+            }
+        }
+        Ok(order)
+    }
+
+    /// The distinct heaps of the options of a heap.
+    fn option_heaps(&mut self, game: GameId, heap: i64) -> Result<Vec<i64>, SolveError> {
+        // Valuing the heap first finds a loop, and fills the tables the options come from.
+        self.part_value(&heap_part(game, heap))?;
+        let mut heaps: Vec<i64> = self
+            .part_options(&heap_part(game, heap))?
+            .iter()
+            .flatten()
+            .filter_map(heap_of)
+            .collect();
+        heaps.sort_unstable();
+        heaps.dedup();
+        heaps.reverse();
+        Ok(heaps)
+    }
+
+    /// The misère quotient of the closure of heaps `start..=last` of a heap game. Progress is
+    /// reported by heaps; a limit or Ctrl-C stops it with the quotient of the heaps done.
+    pub fn quotient(&mut self, game: GameId, name: &str, start: i64, last: i64) -> QuotientRun {
+        let mut quotient = Quotient::new();
+        let roots: Vec<i64> = (start..=last).collect();
+        let closure = match self.closure(game, &roots, &FxHashMap::default()) {
+            Ok(c) => c,
+            Err(e) => {
+                return QuotientRun {
+                    quotient,
+                    closure: Vec::new(),
+                    stopped: Some(e),
+                }
+            }
+        };
+        let progress = self.limits.progress.clone();
+        progress.start(
+            format!("misère quotient of {name}"),
+            "heaps",
+            closure.len() as u64,
+        );
+        let mut stopped = None;
+        let effort = Effort::new(&self.limits, None);
+        for (done, &heap) in closure.iter().enumerate() {
+            progress.set_done(done as u64);
+            if let Err(e) = quotient.add(self, game, heap, &effort) {
+                stopped = Some(e);
+                break;
+            }
+        }
+        progress.finish();
+        QuotientRun {
+            quotient,
+            closure,
+            stopped,
+        }
+    }
+
+    /// The outcome of a misère sum of heaps of one game from its quotient, computed or extended
+    /// on demand; `None` when the sum is not of that kind or the quotient stopped at a limit
+    /// (the whole-sum search answers then).
+    pub(super) fn quotient_outcome(
+        &mut self,
+        position: &Position,
+    ) -> Result<Option<Outcome>, SolveError> {
+        let Some(first) = position.parts().next() else {
+            return Ok(None);
+        };
+        let game = first.game;
+        if self.in_sweep
+            || !self.game(game).heap_like()
+            || self.is_loopy(game)
+            || self.quotients.given_up.contains(&game)
+        {
+            return Ok(None);
+        }
+        let mut heaps = Vec::with_capacity(position.len());
+        for part in position.parts() {
+            match heap_of(part) {
+                Some(n) if part.game == game && (0..=MOST_QUOTIENT_HEAP).contains(&n) => {
+                    heaps.push(n)
+                }
+                _ => return Ok(None),
+            }
+        }
+        let mut distinct = heaps.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let mut quotient = self
+            .quotients
+            .quotients
+            .remove(&game)
+            .unwrap_or_else(Quotient::new);
+        let added = self.extend_quotient(&mut quotient, game, &distinct);
+        let outcome = quotient.element_of(heaps.iter().copied()).map(|x| {
+            if quotient.is_p(x) {
+                Outcome::P
+            } else {
+                Outcome::N
+            }
+        });
+        self.quotients.quotients.insert(game, quotient);
+        match added {
+            Ok(()) => Ok(outcome),
+            Err(
+                SolveError::MemoryLimit(_) | SolveError::StateLimit(_) | SolveError::TooManyOptions,
+            ) => {
+                self.quotients.given_up.insert(game);
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn extend_quotient(
+        &mut self,
+        quotient: &mut Quotient,
+        game: GameId,
+        heaps: &[i64],
+    ) -> Result<(), SolveError> {
+        let missing = self.closure(game, heaps, &quotient.place)?;
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let progress = self.limits.progress.clone();
+        progress.start("misère quotient for a sum", "heaps", missing.len() as u64);
+        let mut result = Ok(());
+        let limits = Limits {
+            max_memory: self.limits.max_memory.min(ON_DEMAND_MEMORY),
+            ..self.limits.clone()
+        };
+        let effort = Effort::new(&limits, Some(Instant::now() + ON_DEMAND_TIME));
+        for (done, &heap) in missing.iter().enumerate() {
+            progress.set_done(done as u64);
+            result = quotient.add(self, game, heap, &effort);
+            if result.is_err() {
+                break;
+            }
+        }
+        progress.finish();
+        result
+    }
+}
