@@ -231,18 +231,45 @@ impl HeapSequence {
         self.period
     }
 
-    /// The value of heap `n`, computing the heaps below it first.
+    /// The value of heap `n`, computing the heaps below it first. The only bound is memory:
+    /// when the values of heaps `0..=n` (at the width of those so far) and the tables beside
+    /// them would take more than the memory limit, nothing is computed and the error says how
+    /// much they would take.
     pub fn value(&mut self, n: u64, limits: &Limits) -> Result<u32, SolveError> {
+        if let Some(v) = self.get(n) {
+            return Ok(v);
+        }
+        self.check_room(n, limits)?;
+        let target = n as usize + 1;
         while self.get(n).is_none() {
-            if self.values.len() >= limits.max_states {
-                return Err(SolveError::StateLimit(limits.max_states));
+            let len = self.values.len();
+            if len == self.values.capacity() {
+                self.check_room(n, limits)?;
+                let room = len.max(1 << 12).min(target - len);
+                self.values.reserve_exact(room);
             }
-            if self.values.len() % 4096 == 4095 {
+            if len % 4096 == 4095 {
                 limits.check_interrupt()?;
             }
             self.step();
         }
         Ok(self.get(n).expect("computed"))
+    }
+
+    /// Fails unless the values of heaps `0..=n` and the tables fit in the memory limit.
+    fn check_room(&self, n: u64, limits: &Limits) -> Result<(), SolveError> {
+        let tables = (self.bytes() - self.values.bytes()) as u128;
+        let needs = (n as u128 + 1) * self.values.width() as u128 + tables;
+        if needs <= limits.max_memory as u128 {
+            return Ok(());
+        }
+        Err(SolveError::HeapMemory {
+            heap: n,
+            needs,
+            width: self.values.width(),
+            limit: limits.max_memory,
+            known: self.values.len(),
+        })
     }
 
     /// Computes the next heap.
@@ -267,10 +294,7 @@ impl HeapSequence {
         }
         self.histogram[v as usize] += 1;
         if n >= 1 && self.mask != 0 && self.is_rare(v) {
-            self.rare.push(RareHeap {
-                heap: n as u32,
-                value: v,
-            });
+            self.rare.push(RareHeap { heap: n, value: v });
         }
     }
 
@@ -485,10 +509,7 @@ impl HeapSequence {
             for n in 1..self.values.len() {
                 let value = self.values.get(n).expect("stored");
                 if self.is_rare(value) {
-                    self.rare.push(RareHeap {
-                        heap: n as u32,
-                        value,
-                    });
+                    self.rare.push(RareHeap { heap: n, value });
                 }
             }
         }

@@ -75,11 +75,40 @@ impl CompactValues {
         }
     }
 
-    fn widen<T: Cell>(g: &[T], v: u32) -> CompactValues {
+    /// The values in a wider storage that holds `v`, with the same room for more.
+    fn widen<T: Cell>(g: &Vec<T>, v: u32) -> CompactValues {
+        fn copy<T: Cell, U: Cell>(g: &Vec<T>, to: impl Fn(u32) -> U) -> Vec<U> {
+            let mut wide = Vec::with_capacity(g.capacity());
+            wide.extend(g.iter().map(|&x| to(x.into())));
+            wide
+        }
         if v <= u16::MAX as u32 {
-            CompactValues::Halves(g.iter().map(|&x| x.into() as u16).collect())
+            CompactValues::Halves(copy(g, |x| x as u16))
         } else {
-            CompactValues::Words(g.iter().map(|&x| x.into()).collect())
+            CompactValues::Words(copy(g, |x| x))
+        }
+    }
+
+    /// The bytes a value takes.
+    pub fn width(&self) -> usize {
+        match self {
+            CompactValues::Bytes(_) => 1,
+            CompactValues::Halves(_) => 2,
+            CompactValues::Words(_) => 4,
+        }
+    }
+
+    /// How many values fit without growing.
+    pub fn capacity(&self) -> usize {
+        self.bytes() / self.width()
+    }
+
+    /// Room for exactly `more` values beyond those stored.
+    pub fn reserve_exact(&mut self, more: usize) {
+        match self {
+            CompactValues::Bytes(g) => g.reserve_exact(more),
+            CompactValues::Halves(g) => g.reserve_exact(more),
+            CompactValues::Words(g) => g.reserve_exact(more),
         }
     }
 
@@ -175,17 +204,17 @@ pub(super) fn insert_all_pairs<T: Cell>(g: &[T], rest: usize, unequal: bool, int
 /// A heap whose value is rare under the sparse space's mask.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RareHeap {
-    pub heap: u32,
+    pub heap: usize,
     pub value: u32,
 }
 
 /// The rare heaps `r` below `rest` (ascending), without `rest / 2` when the parts must differ:
 /// the pairs `(r, rest - r)` with a rare part, in two runs.
 fn rare_parts(rare: &[RareHeap], rest: usize, unequal: bool) -> [&[RareHeap]; 2] {
-    let below = &rare[..rare.partition_point(|r| (r.heap as usize) < rest)];
+    let below = &rare[..rare.partition_point(|r| r.heap < rest)];
     if unequal && rest.is_multiple_of(2) {
-        let half = below.partition_point(|r| (r.heap as usize) < rest / 2);
-        let skip = usize::from(below.get(half).is_some_and(|r| 2 * r.heap as usize == rest));
+        let half = below.partition_point(|r| r.heap < rest / 2);
+        let skip = usize::from(below.get(half).is_some_and(|r| 2 * r.heap == rest));
         [&below[..half], &below[half + skip..]]
     } else {
         [below, &[]]
@@ -202,7 +231,7 @@ pub(super) fn insert_rare_pairs<T: Cell>(
 ) {
     for part in rare_parts(rare, rest, unequal) {
         for r in part {
-            into.insert(r.value ^ g[rest - r.heap as usize].into());
+            into.insert(r.value ^ g[rest - r.heap].into());
         }
     }
 }
@@ -259,7 +288,7 @@ pub(super) fn sparse_byte_value(
     for &(rest, unequal) in splits {
         for part in rare_parts(rare, rest, unequal) {
             for r in part {
-                seen[(r.value as u8 ^ g[rest - r.heap as usize]) as usize] = true;
+                seen[(r.value as u8 ^ g[rest - r.heap]) as usize] = true;
             }
         }
     }
