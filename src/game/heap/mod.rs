@@ -19,10 +19,12 @@
 
 use super::period::{self, Split, Structure};
 use super::{Limits, SolveError};
+use block::{RareBlock, BLOCK_HEAPS};
 use values::{with_slice, CompactValues, RareHeap, ValueSet};
 pub use window::TakeRange;
 use window::Window;
 
+mod block;
 mod values;
 mod window;
 
@@ -163,6 +165,10 @@ pub struct HeapSequence {
     splits: Vec<(usize, bool)>,
     /// For each range of takes, the heaps it leaves from the heap being computed.
     windows: Vec<Window>,
+    /// The `(take, unequal)` of each way to split.
+    split_takes: Vec<(usize, bool)>,
+    /// The pairs with a rare part of the block of heaps being computed.
+    block: RareBlock,
 }
 
 const FIRST_CHECKPOINT: usize = 64;
@@ -187,7 +193,12 @@ impl HeapSequence {
             wanted: ValueSet::default(),
             splits: Vec::new(),
             windows,
+            split_takes: Vec::new(),
+            block: RareBlock::default(),
         };
+        seq.split_takes = (seq.rules.takes.iter().filter(|t| t.two))
+            .map(|t| (t.take as usize, t.unequal))
+            .collect();
         seq.grow_bound(0);
         seq
     }
@@ -219,6 +230,7 @@ impl HeapSequence {
             + self.windows.iter().map(Window::bytes).sum::<usize>()
             + self.options.bytes()
             + self.wanted.bytes()
+            + self.block.bytes()
     }
 
     /// The moves the sequence is computed from.
@@ -389,8 +401,22 @@ impl HeapSequence {
     /// inserted.
     fn sparse_value(&mut self, splits: &[(usize, bool)]) -> u32 {
         if let CompactValues::Bytes(g) = &self.values {
-            let found =
-                values::sparse_byte_value(g, &self.rare, splits, &self.options, &self.common_bytes);
+            let n = g.len();
+            let start = RareBlock::start_of(n);
+            if n == start && start >= BLOCK_HEAPS && self.block.seen(n, self.mask).is_none() {
+                self.block
+                    .fill(g, &self.rare, &self.split_takes, start, self.mask);
+            }
+            let block = (self.block.seen(n, self.mask))
+                .map(|found| (found, RareBlock::others(&self.rare, start)));
+            let found = values::sparse_byte_value(
+                g,
+                &self.rare,
+                splits,
+                &self.options,
+                &self.common_bytes,
+                block,
+            );
             if let Some(value) = found {
                 return value;
             }

@@ -186,9 +186,47 @@ fn a_certified_period_answers_huge_heaps() {
     let mut seq = HeapSequence::new(rules.clone());
     let limits = Limits::default();
     let huge = 10u64.pow(18);
-    let v = seq.value(huge, &limits).unwrap();
+    // Past the memory limit nothing is computed; the engine then looks for a period.
+    assert!(matches!(
+        seq.value(huge, &limits),
+        Err(SolveError::HeapMemory {
+            known: 0,
+            width: 1,
+            ..
+        })
+    ));
+    seq.value(1 << 12, &limits).unwrap();
     assert_eq!(seq.period().map(|(_, p)| p), Some(12));
+    let v = seq.value(huge, &limits).unwrap();
     assert!(seq.values.len() < 1000);
     let g = plain(&rules, 200);
     assert_eq!(v, g[100 + ((huge - 100) % 12) as usize]);
+}
+
+#[test]
+fn blocks_of_rare_pairs_match_the_plain_method() {
+    // Splits after taking 0, 1 or 2, equal parts allowed or not: the block's partner reads and
+    // the pair of equal parts it leaves out, for every position of the block.
+    for (digits, unequal) in [
+        (&[4u8][..], true),
+        (&[0, 6][..], false),
+        (&[4, 4, 4][..], true),
+        (&[0, 0, 6][..], false),
+        (&[4, 2, 4][..], false),
+        (&[0, 7, 5][..], true),
+    ] {
+        let rules = HeapRules {
+            takes: digits
+                .iter()
+                .enumerate()
+                .map(|(j, &d)| take(j as u64, d, unequal))
+                .collect(),
+            ranges: vec![],
+        };
+        assert_eq!(
+            fast(&rules, 5000),
+            plain(&rules, 5000),
+            "{digits:?} {unequal}"
+        );
+    }
 }
