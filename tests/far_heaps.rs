@@ -36,7 +36,7 @@ fn grundys_game(len: usize) -> Vec<u8> {
     let mut histogram = [0usize; 256];
     let mut mask = 0u32;
     let mut rare: Vec<usize> = Vec::new();
-    let is_rare = |v: u8, mask: u32| (v as u32 & mask).count_ones() % 2 == 0;
+    let is_rare = |v: u8, mask: u32| (v as u32 & mask).count_ones().is_multiple_of(2);
     for n in 0..len {
         if n >= 64 && n.is_power_of_two() {
             let count = |m: u32| {
@@ -94,7 +94,7 @@ fn grundys_game_past_two_to_the_twenty_at_a_byte_a_value() {
         .collect();
     assert_eq!(numbers, g[len - 64..], "{out}");
     // A byte a value, and 30 % more for the allocator and the tables.
-    let bound = baseline_kib + (len * 13 / 10 >> 10);
+    let bound = baseline_kib + ((len * 13 / 10) >> 10);
     assert!(
         peak_kib <= bound,
         "peak {peak_kib} KiB, more than {bound} KiB (baseline {baseline_kib} KiB)"
