@@ -284,6 +284,23 @@ impl HeapSequence {
         })
     }
 
+    /// A sequence of `rules` continued from `values`, the values of heaps `0..values.len()` in
+    /// order (as [`HeapSequence::values`] gave them, e.g. read back from a cache): its tables
+    /// (histogram, mask, rare heaps, period) are rebuilt as if it had computed them. The values
+    /// are trusted: whoever stores them checks that they are this game's.
+    pub fn resume(rules: HeapRules, values: impl IntoIterator<Item = u32>) -> HeapSequence {
+        let mut seq = HeapSequence::new(rules);
+        for v in values {
+            seq.record(v);
+        }
+        seq
+    }
+
+    /// The values of heaps `0..len()` in order, each widened to `u32`.
+    pub fn values(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        (0..self.values.len()).map(|i| self.values.get(i).expect("stored"))
+    }
+
     /// Computes the next heap.
     fn step(&mut self) {
         let n = self.values.len();
@@ -291,6 +308,12 @@ impl HeapSequence {
             Some((n0, p)) if n >= n0 + p => self.values.get(n - p).expect("stored"),
             _ => self.compute(n),
         };
+        self.record(v);
+    }
+
+    /// Stores the value of the next heap, and at each checkpoint looks for a period and
+    /// rechooses the mask.
+    fn record(&mut self, v: u32) {
         self.push(v);
         if self.values.len() == self.next_checkpoint {
             self.next_checkpoint *= 2;

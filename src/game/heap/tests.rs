@@ -51,6 +51,17 @@ fn fast_stored_as(rules: &HeapRules, len: usize, storage: CompactValues) -> Vec<
         .collect()
 }
 
+/// The moves of an octal code's digits after the point (`digits[j]` for taking `j`), splits
+/// into unequal parts only when `unequal`.
+fn octal(digits: &[u8], unequal: bool) -> HeapRules {
+    HeapRules {
+        takes: (digits.iter().enumerate())
+            .map(|(j, &d)| take(j as u64, d, unequal))
+            .collect(),
+        ranges: vec![],
+    }
+}
+
 fn any(lo: u64) -> TakeRange {
     TakeRange { lo, hi: None }
 }
@@ -81,14 +92,7 @@ fn grundys_game_matches_the_plain_method() {
 #[test]
 fn every_width_of_storage_gives_the_same_values() {
     for digits in [&[0u8, 6][..], &[0, 4, 5, 6], &[4]] {
-        let rules = HeapRules {
-            takes: digits
-                .iter()
-                .enumerate()
-                .map(|(j, &d)| take(j as u64, d, digits == [4]))
-                .collect(),
-            ranges: vec![],
-        };
+        let rules = octal(digits, digits == [4]);
         let expected = plain(&rules, 1500);
         for storage in [
             CompactValues::Halves(Vec::new()),
@@ -130,14 +134,7 @@ fn officers_and_kayles_match_the_plain_method() {
         &[4, 1, 6],
         &[0, 4, 5, 6],
     ] {
-        let rules = HeapRules {
-            takes: digits
-                .iter()
-                .enumerate()
-                .map(|(j, &d)| take(j as u64, d, false))
-                .collect(),
-            ranges: vec![],
-        };
+        let rules = octal(digits, false);
         assert_eq!(fast(&rules, 2000), plain(&rules, 2000), "{digits:?}");
     }
 }
@@ -215,18 +212,26 @@ fn blocks_of_rare_pairs_match_the_plain_method() {
         (&[4, 2, 4][..], false),
         (&[0, 7, 5][..], true),
     ] {
-        let rules = HeapRules {
-            takes: digits
-                .iter()
-                .enumerate()
-                .map(|(j, &d)| take(j as u64, d, unequal))
-                .collect(),
-            ranges: vec![],
-        };
+        let rules = octal(digits, unequal);
         assert_eq!(
             fast(&rules, 5000),
             plain(&rules, 5000),
             "{digits:?} {unequal}"
         );
     }
+}
+
+#[test]
+fn a_resumed_sequence_continues_with_the_same_values() {
+    let rules = octal(&[4], true);
+    let expected = plain(&rules, 3000);
+    let mut first = HeapSequence::new(rules.clone());
+    first.value(1199, &Limits::default()).unwrap();
+    let mut resumed = HeapSequence::resume(rules, first.values());
+    assert_eq!(resumed.len(), 1200);
+    assert_eq!(resumed.mask, first.mask);
+    let values: Vec<u32> = (0..3000)
+        .map(|n| resumed.value(n, &Limits::default()).unwrap())
+        .collect();
+    assert_eq!(values, expected);
 }
