@@ -200,6 +200,24 @@ pub enum Error {
         span: Span,
     },
 
+    /// A heap of a game computed heap by heap (octal-style moves) whose values, from heap 0 on,
+    /// would not fit in the memory limit, and that no proved period answers:
+    /// `grundy grundys[10^12]`. `needs` is the memory the run would take, in MiB, rounded up.
+    #[error("heap {heap} needs {needs} MiB for the values of the heaps up to it, more than the memory limit of {limit} MiB")]
+    #[diagnostic(
+        code(grundy::heap_memory),
+        help("{known} heaps have their value (they are computed in order of heap size, at {width} a value) and no period is proved for this game; to compute it, raise the limit with `--max-memory {needs}` on the command line (`:limit memory {needs}` at the prompt)")
+    )]
+    HeapMemory {
+        heap: u64,
+        needs: u128,
+        limit: usize,
+        known: usize,
+        width: String,
+        #[label("this heap")]
+        span: Span,
+    },
+
     /// Playing every move of a huge heap one by one: `grundy misere kayles[10^18]`.
     #[error("this position has too many options to list")]
     #[diagnostic(

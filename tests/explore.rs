@@ -66,7 +66,8 @@ fn huge_heaps_come_from_the_proved_period() {
     assert!(win.contains("winning move"), "{win}");
     assert_eq!(last_line("print len(wins(nim[10^18, 10^17, 5]))"), "1");
     let err = grundy::run_to_string("explore", "grundy grundys[10^18]").unwrap_err();
-    assert!(err.contains("values are known up to heap"), "{err}");
+    assert!(err.contains("grundy::heap_memory"), "{err}");
+    assert!(err.contains("--max-memory 953674316407"), "{err}");
 }
 
 #[test]

@@ -29,6 +29,7 @@ use grundy::game::Limits;
 use grundy::Session;
 
 mod baselines;
+mod far;
 use baselines::*;
 
 #[global_allocator]
@@ -107,6 +108,7 @@ fn main() {
     let filters: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let mut cases = cases(quick);
     cases.extend(parallel_cases(quick));
+    cases.extend(far::far_cases(quick));
     println!(
         "{:<44} {:>12} {:>14} {:>10}  baseline",
         "case", "grundy", "baseline", "ratio"

@@ -77,6 +77,24 @@ pub fn solve_error(error: SolveError, span: Span) -> Error {
             }),
             span,
         },
+        SolveError::HeapMemory {
+            heap,
+            needs,
+            width,
+            limit,
+            known,
+        } => Error::HeapMemory {
+            heap,
+            needs: needs.div_ceil(1 << 20),
+            limit: limit >> 20,
+            known,
+            width: if width == 1 {
+                "a byte".to_string()
+            } else {
+                format!("{width} bytes")
+            },
+            span,
+        },
         SolveError::TooManyOptions => Error::TooManyOptions { span },
         SolveError::TooManyMoves {
             count,

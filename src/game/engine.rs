@@ -93,35 +93,46 @@ impl Engine {
     }
 
     /// The Grundy value of one component under normal play.
-    /// A huge heap of a game with a closed form or a period theorem, or of an octal-style game
-    /// (its moves reach every smaller heap), is answered only from them; any other heap by the
-    /// solver, which searches huge heaps of sparse reach.
+    /// A huge heap of a game with a closed form or a period theorem is answered from them; a
+    /// heap of a heap sequence is computed in order as far as memory allows (the sequence
+    /// proves its own periods as it grows), then from a period the search of `period` proves;
+    /// any other heap by the solver, which searches huge heaps of sparse reach.
     pub fn part_value(&mut self, part: &Part) -> Result<u64, SolveError> {
         let n = part.state.first().copied().unwrap_or(0);
         let solver = &self.solvers[part.game];
+        let sequence = solver.has_heap_sequence();
         if solver.game().heap_like() && n > 4096 {
             if self.structures[part.game] == Structure::Nim {
                 return Ok(n as u64);
             }
             let structure = self.structure(part.game);
-            // Below [`HUGE`], only a pattern already found, or the arithmetic test for a game
-            // that splits every heap in all ways (its table is slow to fill): other heap
-            // sequences certify their own periods as they grow.
-            let from_pattern = if n < HUGE {
-                self.patterns.contains_key(&part.game)
-                    || matches!(structure, Structure::TakeAnyOrSplit { .. })
-            } else {
-                *structure != Structure::Unknown || solver.has_heap_sequence()
-            };
+            // A pattern already found, or the arithmetic test for a game that splits every
+            // heap in all ways (its values grow, so its splits have no sparse space); huge heaps
+            // of games with a theorem and no heap sequence. Other heap sequences certify their
+            // own periods as they grow.
+            let split_all = matches!(structure, Structure::TakeAnyOrSplit { .. });
+            let from_pattern = self.patterns.contains_key(&part.game)
+                || split_all
+                || (n >= HUGE && !sequence && *structure != Structure::Unknown);
             if from_pattern {
                 match self.huge_value(part.game, n) {
-                    Err(SolveError::Unknown { .. }) if n < HUGE => {}
+                    Err(SolveError::Unknown { .. }) if n < HUGE || (sequence && !split_all) => {}
                     result => return result,
                 }
             }
         }
         let limits = self.limits.clone();
-        self.solvers[part.game].value(&part.state, &limits)
+        let result = self.solvers[part.game].value(&part.state, &limits);
+        if !matches!(result, Err(SolveError::HeapMemory { .. }))
+            || *self.structure(part.game) == Structure::Unknown
+        {
+            return result;
+        }
+        match self.huge_value(part.game, n) {
+            // The refusal again, with the heaps the search computed.
+            Err(SolveError::Unknown { .. }) => self.solvers[part.game].value(&part.state, &limits),
+            found => found,
+        }
     }
 
     /// Whether a game has been found to loop.

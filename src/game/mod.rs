@@ -105,6 +105,16 @@ pub enum SolveError {
         known: usize,
         searched: Option<usize>,
     },
+    /// Heap `heap` of a heap sequence is past what the memory limit holds: the values of heaps
+    /// `0..=heap`, `width` bytes each, and the tables beside them would take `needs` bytes
+    /// (more than `limit`); `known` heaps have their value, and no proved period answers it.
+    HeapMemory {
+        heap: u64,
+        needs: u128,
+        width: usize,
+        limit: usize,
+        known: usize,
+    },
     /// A position with more options than can be listed (a huge heap).
     TooManyOptions,
     /// A list of moves (winning ones, or every one) longer than the list limit.

@@ -7,7 +7,8 @@ use super::splits::Periodic;
 use super::{Engine, GameId, Part, SolveError};
 
 /// Heaps from this size on are answered from a closed form or a proved period, never by
-/// filling a table up to them.
+/// filling a table up to them, in games that are not heap sequences; a heap sequence computes
+/// every heap as far as memory allows, and uses the period `period` proves beyond that.
 pub const HUGE: i64 = 1 << 20;
 
 /// How far `period` computes values looking for a period and its proof: as far as a table is

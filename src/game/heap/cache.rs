@@ -454,7 +454,7 @@ impl HeapSequence {
                 return false;
             }
         }
-        self.append(v);
+        self.record(v);
         true
     }
 }

@@ -20,10 +20,12 @@
 use super::period::{self, Split, Structure};
 use super::{Limits, SolveError};
 pub use cache::{canonical_key, Cache, CacheWarning};
+use block::{RareBlock, BLOCK_HEAPS};
 use values::{with_slice, CompactValues, RareHeap, ValueSet};
 pub use window::TakeRange;
 use window::Window;
 
+mod block;
 mod cache;
 mod values;
 mod window;
@@ -178,6 +180,10 @@ pub struct HeapSequence {
     windows: Vec<Window>,
     /// Its file in the cache in use.
     cache: cache::Tracker,
+    /// The `(take, unequal)` of each way to split.
+    split_takes: Vec<(usize, bool)>,
+    /// The pairs with a rare part of the block of heaps being computed.
+    block: RareBlock,
 }
 
 const FIRST_CHECKPOINT: usize = 64;
@@ -203,7 +209,12 @@ impl HeapSequence {
             splits: Vec::new(),
             windows,
             cache: cache::Tracker::default(),
+            split_takes: Vec::new(),
+            block: RareBlock::default(),
         };
+        seq.split_takes = (seq.rules.takes.iter().filter(|t| t.two))
+            .map(|t| (t.take as usize, t.unequal))
+            .collect();
         seq.grow_bound(0);
         seq
     }
@@ -235,6 +246,7 @@ impl HeapSequence {
             + self.windows.iter().map(Window::bytes).sum::<usize>()
             + self.options.bytes()
             + self.wanted.bytes()
+            + self.block.bytes()
     }
 
     /// The moves the sequence is computed from.
@@ -256,18 +268,62 @@ impl HeapSequence {
         result
     }
 
+    /// The only bound is memory: when the values of heaps `0..=n` (at the width of those so
+    /// far) and the tables beside them would take more than the memory limit, nothing is
+    /// computed and the error says how much they would take.
     fn extend_to(&mut self, n: u64, limits: &Limits) -> Result<u32, SolveError> {
+        if let Some(v) = self.get(n) {
+            return Ok(v);
+        }
+        self.check_room(n, limits)?;
+        let target = n as usize + 1;
         while self.get(n).is_none() {
-            if self.values.len() >= limits.max_states {
-                return Err(SolveError::StateLimit(limits.max_states));
+            let len = self.values.len();
+            if len == self.values.capacity() {
+                self.check_room(n, limits)?;
+                let room = len.max(1 << 12).min(target - len);
+                self.values.reserve_exact(room);
             }
-            if self.values.len() % 4096 == 4095 || self.rules.splits_in_three() {
+            if len % 4096 == 4095 || self.rules.splits_in_three() {
                 limits.check_interrupt()?;
                 self.keep(limits, false);
             }
             self.step();
         }
         Ok(self.get(n).expect("computed"))
+    }
+
+    /// Fails unless the values of heaps `0..=n` and the tables fit in the memory limit.
+    fn check_room(&self, n: u64, limits: &Limits) -> Result<(), SolveError> {
+        let tables = (self.bytes() - self.values.bytes()) as u128;
+        let needs = (n as u128 + 1) * self.values.width() as u128 + tables;
+        if needs <= limits.max_memory as u128 {
+            return Ok(());
+        }
+        Err(SolveError::HeapMemory {
+            heap: n,
+            needs,
+            width: self.values.width(),
+            limit: limits.max_memory,
+            known: self.values.len(),
+        })
+    }
+
+    /// A sequence of `rules` continued from `values`, the values of heaps `0..values.len()` in
+    /// order (as [`HeapSequence::values`] gave them, e.g. read back from a cache): its tables
+    /// (histogram, mask, rare heaps, period) are rebuilt as if it had computed them. The values
+    /// are trusted: whoever stores them checks that they are this game's.
+    pub fn continued_from(rules: HeapRules, values: impl IntoIterator<Item = u32>) -> HeapSequence {
+        let mut seq = HeapSequence::new(rules);
+        for v in values {
+            seq.record(v);
+        }
+        seq
+    }
+
+    /// The values of heaps `0..len()` in order, each widened to `u32`.
+    pub fn values(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        (0..self.values.len()).map(|i| self.values.get(i).expect("stored"))
     }
 
     /// Computes the next heap.
@@ -277,11 +333,12 @@ impl HeapSequence {
             Some((n0, p)) if n >= n0 + p => self.values.get(n - p).expect("stored"),
             _ => self.compute(n),
         };
-        self.append(v);
+        self.record(v);
     }
 
-    /// Stores the value of the next heap, and at the checkpoints looks for a period and a mask.
-    fn append(&mut self, v: u32) {
+    /// Stores the value of the next heap, and at each checkpoint looks for a period and
+    /// rechooses the mask.
+    fn record(&mut self, v: u32) {
         self.push(v);
         if self.values.len() == self.next_checkpoint {
             self.next_checkpoint *= 2;
@@ -297,10 +354,7 @@ impl HeapSequence {
         }
         self.histogram[v as usize] += 1;
         if n >= 1 && self.mask != 0 && self.is_rare(v) {
-            self.rare.push(RareHeap {
-                heap: n as u32,
-                value: v,
-            });
+            self.rare.push(RareHeap { heap: n, value: v });
         }
     }
 
@@ -400,8 +454,22 @@ impl HeapSequence {
     /// inserted.
     fn sparse_value(&mut self, splits: &[(usize, bool)]) -> u32 {
         if let CompactValues::Bytes(g) = &self.values {
-            let found =
-                values::sparse_byte_value(g, &self.rare, splits, &self.options, &self.common_bytes);
+            let n = g.len();
+            let start = RareBlock::start_of(n);
+            if n == start && start >= BLOCK_HEAPS && self.block.seen(n, self.mask).is_none() {
+                self.block
+                    .fill(g, &self.rare, &self.split_takes, start, self.mask);
+            }
+            let block = (self.block.seen(n, self.mask))
+                .map(|found| (found, RareBlock::others(&self.rare, start)));
+            let found = values::sparse_byte_value(
+                g,
+                &self.rare,
+                splits,
+                &self.options,
+                &self.common_bytes,
+                block,
+            );
             if let Some(value) = found {
                 return value;
             }
@@ -520,10 +588,7 @@ impl HeapSequence {
             for n in 1..self.values.len() {
                 let value = self.values.get(n).expect("stored");
                 if self.is_rare(value) {
-                    self.rare.push(RareHeap {
-                        heap: n as u32,
-                        value,
-                    });
+                    self.rare.push(RareHeap { heap: n, value });
                 }
             }
         }

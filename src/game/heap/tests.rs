@@ -51,6 +51,17 @@ fn fast_stored_as(rules: &HeapRules, len: usize, storage: CompactValues) -> Vec<
         .collect()
 }
 
+/// The moves of an octal code's digits after the point (`digits[j]` for taking `j`), splits
+/// into unequal parts only when `unequal`.
+fn octal(digits: &[u8], unequal: bool) -> HeapRules {
+    HeapRules {
+        takes: (digits.iter().enumerate())
+            .map(|(j, &d)| take(j as u64, d, unequal))
+            .collect(),
+        ranges: vec![],
+    }
+}
+
 fn any(lo: u64) -> TakeRange {
     TakeRange { lo, hi: None }
 }
@@ -82,14 +93,7 @@ fn grundys_game_matches_the_plain_method() {
 #[test]
 fn every_width_of_storage_gives_the_same_values() {
     for digits in [&[0u8, 6][..], &[0, 4, 5, 6], &[4]] {
-        let rules = HeapRules {
-            takes: digits
-                .iter()
-                .enumerate()
-                .map(|(j, &d)| take(j as u64, d, digits == [4]))
-                .collect(),
-            ranges: vec![],
-        };
+        let rules = octal(digits, digits == [4]);
         let expected = plain(&rules, 1500);
         for storage in [
             CompactValues::Halves(Vec::new()),
@@ -131,14 +135,7 @@ fn officers_and_kayles_match_the_plain_method() {
         &[4, 1, 6],
         &[0, 4, 5, 6],
     ] {
-        let rules = HeapRules {
-            takes: digits
-                .iter()
-                .enumerate()
-                .map(|(j, &d)| take(j as u64, d, false))
-                .collect(),
-            ranges: vec![],
-        };
+        let rules = octal(digits, false);
         assert_eq!(fast(&rules, 2000), plain(&rules, 2000), "{digits:?}");
     }
 }
@@ -187,9 +184,55 @@ fn a_certified_period_answers_huge_heaps() {
     let mut seq = HeapSequence::new(rules.clone());
     let limits = Limits::default();
     let huge = 10u64.pow(18);
-    let v = seq.value(huge, &limits).unwrap();
+    // Past the memory limit nothing is computed; the engine then looks for a period.
+    assert!(matches!(
+        seq.value(huge, &limits),
+        Err(SolveError::HeapMemory {
+            known: 0,
+            width: 1,
+            ..
+        })
+    ));
+    seq.value(1 << 12, &limits).unwrap();
     assert_eq!(seq.period().map(|(_, p)| p), Some(12));
+    let v = seq.value(huge, &limits).unwrap();
     assert!(seq.values.len() < 1000);
     let g = plain(&rules, 200);
     assert_eq!(v, g[100 + ((huge - 100) % 12) as usize]);
+}
+
+#[test]
+fn blocks_of_rare_pairs_match_the_plain_method() {
+    // Splits after taking 0, 1 or 2, equal parts allowed or not: the block's partner reads and
+    // the pair of equal parts it leaves out, for every position of the block.
+    for (digits, unequal) in [
+        (&[4u8][..], true),
+        (&[0, 6][..], false),
+        (&[4, 4, 4][..], true),
+        (&[0, 0, 6][..], false),
+        (&[4, 2, 4][..], false),
+        (&[0, 7, 5][..], true),
+    ] {
+        let rules = octal(digits, unequal);
+        assert_eq!(
+            fast(&rules, 5000),
+            plain(&rules, 5000),
+            "{digits:?} {unequal}"
+        );
+    }
+}
+
+#[test]
+fn a_resumed_sequence_continues_with_the_same_values() {
+    let rules = octal(&[4], true);
+    let expected = plain(&rules, 3000);
+    let mut first = HeapSequence::new(rules.clone());
+    first.value(1199, &Limits::default()).unwrap();
+    let mut resumed = HeapSequence::continued_from(rules, first.values());
+    assert_eq!(resumed.len(), 1200);
+    assert_eq!(resumed.mask, first.mask);
+    let values: Vec<u32> = (0..3000)
+        .map(|n| resumed.value(n, &Limits::default()).unwrap())
+        .collect();
+    assert_eq!(values, expected);
 }

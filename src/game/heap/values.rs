@@ -75,11 +75,40 @@ impl CompactValues {
         }
     }
 
-    fn widen<T: Cell>(g: &[T], v: u32) -> CompactValues {
+    /// The values in a wider storage that holds `v`, with the same room for more.
+    fn widen<T: Cell>(g: &Vec<T>, v: u32) -> CompactValues {
+        fn copy<T: Cell, U: Cell>(g: &Vec<T>, to: impl Fn(u32) -> U) -> Vec<U> {
+            let mut wide = Vec::with_capacity(g.capacity());
+            wide.extend(g.iter().map(|&x| to(x.into())));
+            wide
+        }
         if v <= u16::MAX as u32 {
-            CompactValues::Halves(g.iter().map(|&x| x.into() as u16).collect())
+            CompactValues::Halves(copy(g, |x| x as u16))
         } else {
-            CompactValues::Words(g.iter().map(|&x| x.into()).collect())
+            CompactValues::Words(copy(g, |x| x))
+        }
+    }
+
+    /// The bytes a value takes.
+    pub fn width(&self) -> usize {
+        match self {
+            CompactValues::Bytes(_) => 1,
+            CompactValues::Halves(_) => 2,
+            CompactValues::Words(_) => 4,
+        }
+    }
+
+    /// How many values fit without growing.
+    pub fn capacity(&self) -> usize {
+        self.bytes() / self.width()
+    }
+
+    /// Room for exactly `more` values beyond those stored.
+    pub fn reserve_exact(&mut self, more: usize) {
+        match self {
+            CompactValues::Bytes(g) => g.reserve_exact(more),
+            CompactValues::Halves(g) => g.reserve_exact(more),
+            CompactValues::Words(g) => g.reserve_exact(more),
         }
     }
 
@@ -189,17 +218,17 @@ pub(super) fn insert_all_triples<T: Cell>(g: &[T], rest: usize, into: &mut Value
 /// A heap whose value is rare under the sparse space's mask.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RareHeap {
-    pub heap: u32,
+    pub heap: usize,
     pub value: u32,
 }
 
 /// The rare heaps `r` below `rest` (ascending), without `rest / 2` when the parts must differ:
 /// the pairs `(r, rest - r)` with a rare part, in two runs.
 fn rare_parts(rare: &[RareHeap], rest: usize, unequal: bool) -> [&[RareHeap]; 2] {
-    let below = &rare[..rare.partition_point(|r| (r.heap as usize) < rest)];
+    let below = &rare[..rare.partition_point(|r| r.heap < rest)];
     if unequal && rest.is_multiple_of(2) {
-        let half = below.partition_point(|r| (r.heap as usize) < rest / 2);
-        let skip = usize::from(below.get(half).is_some_and(|r| 2 * r.heap as usize == rest));
+        let half = below.partition_point(|r| r.heap < rest / 2);
+        let skip = usize::from(below.get(half).is_some_and(|r| 2 * r.heap == rest));
         [&below[..half], &below[half + skip..]]
     } else {
         [below, &[]]
@@ -216,7 +245,7 @@ pub(super) fn insert_rare_pairs<T: Cell>(
 ) {
     for part in rare_parts(rare, rest, unequal) {
         for r in part {
-            into.insert(r.value ^ g[rest - r.heap as usize].into());
+            into.insert(r.value ^ g[rest - r.heap].into());
         }
     }
 }
@@ -261,8 +290,12 @@ pub(super) fn sparse_byte_value(
     splits: &[(usize, bool)],
     options: &ValueSet,
     common: &[bool; 256],
+    block: Option<(&[bool; 256], [&[RareHeap]; 2])>,
 ) -> Option<u32> {
-    let mut seen = [false; 256];
+    let (mut seen, runs) = match block {
+        Some((found, others)) => (*found, others),
+        None => ([false; 256], [rare, &[][..]]),
+    };
     for (w, &word) in options.words().iter().take(4).enumerate() {
         let mut bits = word;
         while bits != 0 {
@@ -271,9 +304,11 @@ pub(super) fn sparse_byte_value(
         }
     }
     for &(rest, unequal) in splits {
-        for part in rare_parts(rare, rest, unequal) {
-            for r in part {
-                seen[(r.value as u8 ^ g[rest - r.heap as usize]) as usize] = true;
+        for run in runs {
+            for part in rare_parts(run, rest, unequal) {
+                for r in part {
+                    seen[(r.value as u8 ^ g[rest - r.heap]) as usize] = true;
+                }
             }
         }
     }
@@ -305,79 +340,139 @@ const BLOCK: usize = 32;
 
 /// Up to how many values still wanted [`find_in_byte_pairs`] compares a block of pairs with
 /// each of them at once (vector instructions) before looking its pairs up one by one.
-const FEW: usize = 4;
+const FEW: usize = 16;
 
 /// Takes `low[i] ^ high[len - 1 - i]` (the pairs `(a, rest - a)` for `a = 1, 2, ...`) out of
 /// `wanted` in turn until the `missing` values wanted are found; returns how many are still
-/// missing. Most pairs are looked at when only a few values are still missing: a block of
-/// pairs is then compared with each of them at once, and looked at one by one only when one
-/// of them is there.
-fn find_in_byte_pairs(low: &[u8], high: &[u8], wanted: &mut [bool; 256], mut missing: u32) -> u32 {
+/// missing. Once at most [`FEW`] values are missing, each block of pairs is compared with all of
+/// them at once (AVX2 when the processor has it), and only the pairs that hit are looked at one
+/// by one.
+fn find_in_byte_pairs(low: &[u8], high: &[u8], wanted: &mut [bool; 256], missing: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, checked just above.
+        return unsafe { find_in_byte_pairs_avx2(low, high, wanted, missing) };
+    }
+    find_in_byte_pairs_with(low, high, wanted, missing, block_hits)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn find_in_byte_pairs_avx2(
+    low: &[u8],
+    high: &[u8],
+    wanted: &mut [bool; 256],
+    missing: u32,
+) -> u32 {
+    // SAFETY: this function runs only where the processor has AVX2.
+    find_in_byte_pairs_with(low, high, wanted, missing, |l, h, f| unsafe {
+        block_hits_avx2(l, h, f)
+    })
+}
+
+#[inline(always)]
+fn find_in_byte_pairs_with(
+    low: &[u8],
+    high: &[u8],
+    wanted: &mut [bool; 256],
+    mut missing: u32,
+    hits_of: impl Fn(&[u8; BLOCK], &[u8; BLOCK], &[u8]) -> u32,
+) -> u32 {
     let len = low.len();
     let mut start = 0;
-    // The values wanted, once they are few, until one is found.
-    let mut few: Option<[u8; FEW]> = None;
+    // The values wanted once few are missing (a superset of them as more are found).
+    let mut few: Option<([u8; FEW], usize)> = None;
     while start < len && missing > 0 {
         let count = BLOCK.min(len - start);
         let lows = &low[start..start + count];
         let highs = &high[len - start - count..len - start];
-        if count == BLOCK && missing as usize <= FEW {
-            let few = few.get_or_insert_with(|| few_wanted(wanted));
-            if !block_has_any(lows, highs, few) {
-                start += BLOCK;
-                continue;
-            }
+        let mut hits = u32::MAX >> (32 - count);
+        if let (Ok(l), Ok(h), true) = (
+            <&[u8; BLOCK]>::try_from(lows),
+            <&[u8; BLOCK]>::try_from(highs),
+            missing as usize <= FEW,
+        ) {
+            let (values, k) = few.get_or_insert_with(|| few_wanted(wanted));
+            hits = hits_of(l, h, &values[..*k]);
         }
-        let before = missing;
-        for (&x, &y) in lows.iter().zip(highs.iter().rev()) {
-            let v = (x ^ y) as usize;
+        while hits != 0 {
+            let i = hits.trailing_zeros() as usize;
+            hits &= hits - 1;
+            let v = (lows[i] ^ highs[count - 1 - i]) as usize;
             if wanted[v] {
                 wanted[v] = false;
                 missing -= 1;
                 if missing == 0 {
                     break;
                 }
+                if let Some((values, k)) = &mut few {
+                    if let Some(j) = values[..*k].iter().position(|&w| w as usize == v) {
+                        *k -= 1;
+                        values.swap(j, *k);
+                    }
+                    // The pairs left in this block with the value found are not hits.
+                    hits &= !hits_of_value(lows, highs, v as u8, count);
+                }
             }
-        }
-        if missing != before {
-            few = None;
         }
         start += count;
     }
     missing
 }
 
-/// The (at most [`FEW`]) values of `wanted`, the first repeated to fill the array.
-fn few_wanted(wanted: &[bool; 256]) -> [u8; FEW] {
+/// The pairs of a block with value `v`, as bits.
+#[inline(always)]
+fn hits_of_value(lows: &[u8], highs: &[u8], v: u8, count: usize) -> u32 {
+    let mut bits = 0u32;
+    for i in 0..count {
+        bits |= u32::from(lows[i] ^ highs[count - 1 - i] == v) << i;
+    }
+    bits
+}
+
+/// The (at most [`FEW`]) values of `wanted`, and how many they are.
+fn few_wanted(wanted: &[bool; 256]) -> ([u8; FEW], usize) {
     let mut few = [0u8; FEW];
     let mut found = 0;
     for (v, _) in wanted.iter().enumerate().filter(|(_, &w)| w).take(FEW) {
         few[found] = v as u8;
         found += 1;
     }
-    for i in found..FEW {
-        few[i] = few[0];
-    }
-    few
+    (few, found)
 }
 
-/// Whether some pair of a block (`lows[i] ^ highs[BLOCK - 1 - i]`) has one of the values `few`.
-fn block_has_any(lows: &[u8], highs: &[u8], few: &[u8; FEW]) -> bool {
-    let (Ok(lows), Ok(highs)) = (
-        <&[u8; BLOCK]>::try_from(lows),
-        <&[u8; BLOCK]>::try_from(highs),
-    ) else {
-        return true;
+/// The pairs of a block (`lows[i] ^ highs[BLOCK - 1 - i]`) whose value is one of `few`, as bits.
+fn block_hits(lows: &[u8; BLOCK], highs: &[u8; BLOCK], few: &[u8]) -> u32 {
+    let mut bits = 0u32;
+    for i in 0..BLOCK {
+        let x = lows[i] ^ highs[BLOCK - 1 - i];
+        bits |= u32::from(few.contains(&x)) << i;
+    }
+    bits
+}
+
+/// [`block_hits`] in AVX2: the block's high values reversed by a byte shuffle, 32 pairs xored
+/// and compared with each value at once.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn block_hits_avx2(lows: &[u8; BLOCK], highs: &[u8; BLOCK], few: &[u8]) -> u32 {
+    use std::arch::x86_64::*;
+    // SAFETY: both arrays hold 32 bytes, read unaligned.
+    let (low, high) = unsafe {
+        (
+            _mm256_loadu_si256(lows.as_ptr().cast()),
+            _mm256_loadu_si256(highs.as_ptr().cast()),
+        )
     };
-    let mut xors = [0u8; BLOCK];
-    for (i, x) in xors.iter_mut().enumerate() {
-        *x = lows[i] ^ highs[BLOCK - 1 - i];
-    }
-    let mut hits = [0u8; BLOCK];
+    let reverse_lanes = _mm256_setr_epi8(
+        15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
+        5, 4, 3, 2, 1, 0,
+    );
+    let reversed = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(high, reverse_lanes), 0x4e);
+    let xors = _mm256_xor_si256(low, reversed);
+    let mut hits = _mm256_setzero_si256();
     for &w in few {
-        for (hit, &x) in hits.iter_mut().zip(&xors) {
-            *hit |= u8::from(x == w);
-        }
+        hits = _mm256_or_si256(hits, _mm256_cmpeq_epi8(xors, _mm256_set1_epi8(w as i8)));
     }
-    hits.iter().fold(0, |acc, &h| acc | h) != 0
+    _mm256_movemask_epi8(hits) as u32
 }

@@ -1,0 +1,141 @@
+//! Heap sequences past 2^20 heaps are computed (the only bound is memory), their values agree
+//! with computations written here, and the peak memory of the process stays about a byte a
+//! value, as the kernel measured it (`wait4`).
+
+use std::process::{Command, Stdio};
+
+/// Runs the interpreter on `source` with `args`; returns its standard output and its peak
+/// resident memory in KiB.
+#[allow(clippy::zombie_processes)] // the child is reaped by `wait4`, which measures it
+fn run(args: &[&str], source: &str) -> (String, usize) {
+    let out = tempfile::NamedTempFile::new().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .args(["-e", source])
+        .stdout(Stdio::from(out.reopen().unwrap()))
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: an all-zero `rusage` is a valid value, and `wait4` writes one for our child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4 failed");
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+    let stdout = std::fs::read_to_string(out.path()).unwrap();
+    (stdout, usage.ru_maxrss as usize)
+}
+
+/// Grundy's game by the sparse space, written for it alone: values in bytes, the mask that
+/// makes the fewest heaps rare rechosen at each power of two, every common option value from
+/// the pairs with a rare part, the other pairs scanned until every rare value below the least
+/// missing common one is found. It gives the values of the definition (every split `a < n - a`).
+fn grundys_game(len: usize) -> Vec<u8> {
+    let mut g: Vec<u8> = Vec::with_capacity(len);
+    let mut histogram = [0usize; 256];
+    let mut mask = 0u32;
+    let mut rare: Vec<usize> = Vec::new();
+    let is_rare = |v: u8, mask: u32| (v as u32 & mask).count_ones().is_multiple_of(2);
+    for n in 0..len {
+        if n >= 64 && n.is_power_of_two() {
+            let count = |m: u32| {
+                (0..256)
+                    .filter(|&v| is_rare(v as u8, m))
+                    .map(|v| histogram[v])
+                    .sum::<usize>()
+            };
+            mask = (1..256).min_by_key(|&m| count(m)).unwrap();
+            rare = (1..n).filter(|&h| is_rare(g[h], mask)).collect();
+        }
+        let mut seen = [false; 256];
+        let value = if mask == 0 {
+            for a in 1..n.div_ceil(2) {
+                seen[(g[a] ^ g[n - a]) as usize] = true;
+            }
+            seen.iter().position(|&s| !s).unwrap() as u8
+        } else {
+            for &r in rare.iter().filter(|&&r| r < n && 2 * r != n) {
+                seen[(g[r] ^ g[n - r]) as usize] = true;
+            }
+            let common_mex = (0..=255u8)
+                .find(|&v| !seen[v as usize] && !is_rare(v, mask))
+                .unwrap();
+            let mut wanted: Vec<u8> = (0..common_mex).filter(|&v| !seen[v as usize]).collect();
+            let mut a = 1;
+            while !wanted.is_empty() && a < n.div_ceil(2) {
+                let v = g[a] ^ g[n - a];
+                wanted.retain(|&w| w != v);
+                a += 1;
+            }
+            wanted.first().copied().unwrap_or(common_mex)
+        };
+        g.push(value);
+        histogram[value as usize] += 1;
+        if mask != 0 && n >= 1 && is_rare(value, mask) {
+            rare.push(n);
+        }
+    }
+    g
+}
+
+#[test]
+fn grundys_game_past_two_to_the_twenty_at_a_byte_a_value() {
+    let len = (1 << 20) + 64;
+    let (out, peak_kib) = run(&[], &format!("sequence grundys {}..{len}", len - 64));
+    let (baseline, baseline_kib) = run(&[], "print 1");
+    assert_eq!(baseline, "1\n");
+    let g = grundys_game(len);
+    let numbers: Vec<u8> = out
+        .lines()
+        .skip(1)
+        .flat_map(|line| line.split(':').nth(1).unwrap().split_whitespace())
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(numbers, g[len - 64..], "{out}");
+    // A byte a value, and 30 % more for the allocator and the tables.
+    let bound = baseline_kib + ((len * 13 / 10) >> 10);
+    assert!(
+        peak_kib <= bound,
+        "peak {peak_kib} KiB, more than {bound} KiB (baseline {baseline_kib} KiB)"
+    );
+}
+
+#[test]
+fn a_subtraction_game_past_two_to_the_twenty() {
+    let len = (1 << 22) + 10;
+    let mut g = vec![0u8; len];
+    for n in 1..len {
+        let mut seen = [false; 8];
+        for s in [1, 3, 4] {
+            if s <= n {
+                seen[g[n - s] as usize] = true;
+            }
+        }
+        g[n] = seen.iter().position(|&s| !s).unwrap() as u8;
+    }
+    let heaps = [1 << 20, (1 << 22) + 9, 3_000_001];
+    let source: Vec<String> = heaps
+        .iter()
+        .map(|n| format!("print grundy(sub({{1, 3, 4}})[{n}])"))
+        .collect();
+    let (out, _) = run(&[], &source.join("\n"));
+    let expected: String = heaps.iter().map(|&n| format!("{}\n", g[n])).collect();
+    assert_eq!(out, expected);
+}
+
+#[test]
+fn the_memory_limit_refuses_a_sequence_naming_the_memory_it_needs() {
+    let source = "print grundy(officers[3 * 10^6])";
+    let refused = grundy::run_to_string_with(
+        "far",
+        source,
+        grundy::game::Limits {
+            max_memory: 4 << 20,
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
+    assert!(refused.contains("grundy::heap_memory"), "{refused}");
+    assert!(refused.contains("--max-memory 6"), "{refused}");
+}
