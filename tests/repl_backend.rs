@@ -397,3 +397,53 @@ fn a_bare_game_name_describes_the_game() {
     // A `let` name is a value, printed as it is.
     assert!(text.ends_with("grundy> k\nkayles\n"), "{text}");
 }
+
+#[test]
+fn help_topics_of_a_statement_a_function_and_commands() {
+    insta::assert_snapshot!(transcript(&[
+        ":help period",
+        ":help len",
+        ":help :limit",
+        ":help limit",
+    ]));
+}
+
+#[test]
+fn help_of_a_word_that_is_a_statement_and_a_function_shows_both() {
+    let mut repl = Backend::new(Limits::default());
+    let text = answer(&mut repl, ":help grundy");
+    let statement = text.find("section \"Queries\"").expect("the statement");
+    let function = text
+        .find("section \"Built-in functions\"")
+        .expect("the function");
+    assert!(statement < function, "{text}");
+    assert!(text.contains("    grundy nim[3, 4, 5]"), "{text}");
+}
+
+#[test]
+fn help_of_an_unknown_topic_suggests_the_nearest() {
+    insta::assert_snapshot!(transcript(&[
+        ":help perod",
+        ":help mises",
+        ":help :lmit",
+        ":help zzzzzzzz"
+    ]));
+}
+
+#[test]
+fn help_of_misere_is_the_section_on_misere_play() {
+    let mut repl = Backend::new(Limits::default());
+    let text = answer(&mut repl, ":help misere");
+    assert!(
+        text.starts_with("misere  (docs/LANGUAGE.md, section \"Misère play\")\n\n`misere p` is"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    grundy misere nim[1, 1]"),
+        "its example: {text}"
+    );
+    assert!(
+        !text.contains("genus"),
+        "the genus is a topic of its own: {text}"
+    );
+}

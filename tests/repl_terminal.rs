@@ -228,3 +228,12 @@ fn a_bare_game_name_describes_it() {
     );
     quit(repl);
 }
+
+#[test]
+fn help_on_a_topic() {
+    let data = tempfile::tempdir().unwrap();
+    let mut repl = repl(data.path());
+    ask(&mut repl, ":help period", "section \"Sequences and periods\"");
+    ask(&mut repl, ":help perod", "did you mean `:help period`?");
+    quit(repl);
+}
