@@ -613,7 +613,16 @@ impl Interpreter {
     fn sequence(&mut self, game: &Expr, range: &Expr, misere: bool) -> Result<Results, Error> {
         let (display, id, start, last) = self.heaps_of(game, range, "sequence")?;
         let mut values = Vec::new();
+        let total = (last as i128 - start as i128 + 1).max(0) as u64;
+        let progress = self
+            .engine
+            .limits
+            .progress
+            .start("sequence", "heaps", total);
         for n in start..=last.max(start - 1) {
+            progress
+                .iter()
+                .for_each(|p| p.set_done(values.len() as u64));
             let part = Part {
                 game: id,
                 state: Box::new([n]),
@@ -625,6 +634,7 @@ impl Interpreter {
             };
             values.push(value as i64);
         }
+        progress.into_iter().for_each(|p| p.complete());
         let convention = if misere { "misere " } else { "" };
         Ok(Results::Sequence {
             label: format!("{convention}{display}"),
@@ -677,6 +687,7 @@ impl Interpreter {
         game: &GameValue,
         rows: &Expr,
         cols: &Expr,
+        what: &str,
     ) -> Result<Vec<Vec<u64>>, Error> {
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
@@ -695,10 +706,15 @@ impl Interpreter {
         }
         let mut values = Vec::new();
         let mut queued: Vec<[i64; 2]> = Vec::new();
+        let progress = self.engine.limits.progress.clone();
+        let reporter = progress.start(what, "cells", cells as u64);
         let work = |host: &mut sweep::SweepHost<'_>, &[a, b]: &[i64; 2]| {
             let part = host.engine.part(id, vec![a, b]);
             match host.engine.part_value(&part) {
-                Ok(v) => sweep::Worked::Done(v),
+                Ok(v) => {
+                    reporter.iter().for_each(|r| r.advance(1));
+                    sweep::Worked::Done(v)
+                }
                 Err(_) => sweep::Worked::Open,
             }
         };
@@ -707,7 +723,9 @@ impl Interpreter {
                 Some(v) => v,
                 None => {
                     let part = this.engine.part(id, vec![a, b]);
-                    this.part_value_at(&part, span)?
+                    let v = this.part_value_at(&part, span)?;
+                    reporter.iter().for_each(|r| r.advance(1));
+                    v
                 }
             };
             values.push(v);
@@ -727,6 +745,7 @@ impl Interpreter {
             }
         }
         self.run_batch(&mut pace, &queued, &work, &mut take)?;
+        reporter.into_iter().for_each(|r| r.complete());
         Ok(values.chunks(width).map(<[u64]>::to_vec).collect())
     }
 
@@ -738,7 +757,7 @@ impl Interpreter {
         ppos: bool,
     ) -> Result<Results, Error> {
         let game = self.tuple_game(game, if ppos { "ppos" } else { "table" })?;
-        let grid = self.grid(&game, rows, cols)?;
+        let grid = self.grid(&game, rows, cols, if ppos { "ppos" } else { "table" })?;
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
         let axis = |name: &str, start, last| results::Axis {
@@ -764,6 +783,10 @@ impl Interpreter {
     /// result is the same.
     fn check(&mut self, condition: &Expr, binders: &[Binder]) -> Result<String, Error> {
         let tally = std::cell::RefCell::new(CheckTally::default());
+        let total = self.cases_total(binders);
+        let progress = self.engine.limits.progress.clone();
+        let reporter = progress.start("check", "cases", total);
+        let counted = || reporter.iter().for_each(|r| r.advance(1));
         let threads = self.sweep_threads();
         let mut pace = sweep::Pace::new(&self.engine.limits, threads);
         let mut queued: Vec<Vec<Value>> = Vec::new();
@@ -772,7 +795,10 @@ impl Interpreter {
             let mut eval = Eval::new(host);
             bind(&mut eval, binders, values);
             match check_case(&mut eval, condition, binders) {
-                Ok(failure) => sweep::Worked::Done(failure),
+                Ok(failure) => {
+                    counted();
+                    sweep::Worked::Done(failure)
+                }
                 Err(_) => sweep::Worked::OpenAndStop,
             }
         };
@@ -782,7 +808,9 @@ impl Interpreter {
                 None => {
                     let mut eval = Eval::new(this);
                     bind(&mut eval, binders, values);
-                    check_case(&mut eval, condition, binders)?
+                    let failure = check_case(&mut eval, condition, binders)?;
+                    counted();
+                    failure
                 }
             };
             tally.borrow_mut().count(failure);
@@ -791,6 +819,7 @@ impl Interpreter {
         let swept = Eval::new(self).for_each(binders, &mut |eval| {
             if !pace.spreading() {
                 let failure = check_case(eval, condition, binders)?;
+                counted();
                 tally.borrow_mut().count(failure);
                 return Ok(Flow::Continue);
             }
@@ -813,6 +842,7 @@ impl Interpreter {
         // The cases queued before an error come first, as they would on one thread.
         self.run_batch(&mut pace, &queued, &work, &mut take)?;
         swept?;
+        reporter.into_iter().for_each(|r| r.complete());
         let CheckTally {
             cases,
             failed,

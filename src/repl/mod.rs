@@ -299,6 +299,7 @@ impl Backend {
         self.limits
             .interrupt
             .store(false, std::sync::atomic::Ordering::Relaxed);
+        self.limits.progress.take_ended();
         let before = self.games.snapshot(&self.session, source);
         let stored = self.session.interpreter.stored();
         let start = Instant::now();
@@ -313,7 +314,7 @@ impl Backend {
         let mut answer = Answer::output(String::from_utf8_lossy(&out));
         if let Err(errors) = result {
             answer.errors = if errors.contains(&Error::Interrupted) {
-                "interrupted\n".to_string()
+                format!("{}\n", self.limits.progress.interrupted())
             } else {
                 self.render(&errors, name, source)
             };

@@ -233,12 +233,22 @@ impl HeapSequence {
 
     /// The value of heap `n`, computing the heaps below it first.
     pub fn value(&mut self, n: u64, limits: &Limits) -> Result<u32, SolveError> {
+        let progress = (n >= 1 << 16 && self.get(n).is_none())
+            .then(|| {
+                limits
+                    .progress
+                    .start("heap values", "heaps", n.saturating_add(1))
+            })
+            .flatten();
         while self.get(n).is_none() {
             if self.values.len() >= limits.max_states {
                 return Err(SolveError::StateLimit(limits.max_states));
             }
             if self.values.len() % 4096 == 4095 {
                 limits.check_interrupt()?;
+                progress
+                    .iter()
+                    .for_each(|p| p.set_done(self.values.len() as u64));
             }
             self.step();
         }
