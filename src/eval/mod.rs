@@ -468,15 +468,16 @@ impl Interpreter {
                     .collect();
                 // The value of a position is the mex of its options' values (of their finite
                 // values, for an infinite one): no need to visit every option.
-                let mex = match engine.gvalue(&p.position).map_err(fail)? {
-                    _ if moves.count == 0 => 0,
-                    GValue::Finite(v) => v,
-                    GValue::Infinite(mut finite) => crate::game::mex(&mut finite),
+                // An infinite value is no mex: it is said as it is, with its finite options.
+                let value = match engine.gvalue(&p.position).map_err(fail)? {
+                    _ if moves.count == 0 => "mex 0".to_string(),
+                    GValue::Finite(v) => format!("mex {v}"),
+                    infinite => format!("value {infinite}: infinite, not a mex"),
                 };
                 let convention = if p.position.misere { "misère " } else { "" };
                 let count = moves.count;
                 let head = format!(
-                    "{p}: {count} option{}, {convention}mex {mex}",
+                    "{p}: {count} option{}, {convention}{value}",
                     if count == 1 { "" } else { "s" }
                 );
                 let limit = engine.limits.max_states;
@@ -665,9 +666,11 @@ impl Interpreter {
         if self.interrupted() {
             return Err(Error::Interrupted);
         }
-        self.engine
-            .part_value(part)
-            .map_err(|e| solve_error(e, span))
+        match self.engine.part_gvalue(part) {
+            Ok(GValue::Finite(v)) => Ok(v),
+            Ok(GValue::Infinite(_)) => Err(Error::InfiniteValue { span }),
+            Err(e) => Err(solve_error(e, span)),
+        }
     }
 
     /// The misère Grundy value of one heap, for `sequence misere`.
@@ -723,7 +726,11 @@ impl Interpreter {
                 Some(v) => v,
                 None => {
                     let part = this.engine.part(id, vec![a, b]);
-                    let v = this.part_value_at(&part, span)?;
+                    // For `ppos`, an infinite value is a cell that is not a P-position.
+                    let v = match this.part_value_at(&part, span) {
+                        Err(Error::InfiniteValue { .. }) if what == "ppos" => u64::MAX,
+                        v => v?,
+                    };
                     reporter.iter().for_each(|r| r.advance(1));
                     v
                 }
