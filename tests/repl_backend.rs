@@ -453,6 +453,22 @@ fn help_of_misere_is_the_section_on_misere_play() {
     );
 }
 
+/// A thread that presses Ctrl-C as soon as the running entry reports some progress, and gives
+/// the reading it saw.
+fn interrupt_once_progress_shows(
+    repl: &Backend,
+) -> std::thread::JoinHandle<grundy::game::progress::Reading> {
+    let progress = repl.limits().progress.clone();
+    let flag = repl.limits().interrupt.clone();
+    std::thread::spawn(move || loop {
+        if let Some(reading) = progress.read().filter(|r| r.done > 0) {
+            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+            return reading;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    })
+}
+
 #[test]
 fn a_check_and_a_table_report_their_progress_while_they_run() {
     for (entry, what, unit, total) in [
@@ -470,15 +486,7 @@ fn a_check_and_a_table_report_their_progress_while_they_run() {
         ),
     ] {
         let mut repl = Backend::new(Limits::default());
-        let progress = repl.limits().progress.clone();
-        let flag = repl.limits().interrupt.clone();
-        let watcher = std::thread::spawn(move || loop {
-            if let Some(reading) = progress.read().filter(|r| r.done > 0) {
-                flag.store(true, std::sync::atomic::Ordering::Relaxed);
-                return reading;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        });
+        let watcher = interrupt_once_progress_shows(&repl);
         let text = answer(&mut repl, entry);
         let reading = watcher.join().unwrap();
         assert_eq!(
@@ -494,15 +502,7 @@ fn a_check_and_a_table_report_their_progress_while_they_run() {
 #[test]
 fn a_check_whose_binders_depend_on_each_other_counts_without_a_total() {
     let mut repl = Backend::new(Limits::default());
-    let progress = repl.limits().progress.clone();
-    let flag = repl.limits().interrupt.clone();
-    let watcher = std::thread::spawn(move || loop {
-        if let Some(reading) = progress.read().filter(|r| r.done > 0) {
-            flag.store(true, std::sync::atomic::Ordering::Relaxed);
-            return reading;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    });
+    let watcher = interrupt_once_progress_shows(&repl);
     let text = answer(&mut repl, "check a <= b for b in 0..=100000000, a in 0..=b");
     let reading = watcher.join().unwrap();
     assert_eq!(reading.total, 0, "unknown before the cases run");
