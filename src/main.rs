@@ -103,18 +103,21 @@ fn main() -> ExitCode {
             std::process::exit(INTERRUPTED);
         }
     });
+    let progress = limits.progress.clone();
     let mut session = Session::new(limits);
     for (name, source) in &sources {
-        let stdout = std::io::stdout();
-        let mut out = stdout.lock();
-        let result = session.run(name, source, &mut out);
-        let _ = out.flush();
+        let result = terminal::with_spinner(&progress, |spinner| {
+            let mut out = spinner.writer(std::io::stdout().lock());
+            let result = session.run(name, source, &mut out);
+            let _ = out.flush();
+            result
+        });
         let warnings = session.take_warnings();
         eprint!("{}", render(&warnings, name, source, width(), colour()));
         match result {
             Ok(()) => {}
             Err(errors) if errors.contains(&Error::Interrupted) => {
-                eprintln!("interrupted");
+                eprintln!("{}", progress.interrupted());
                 return ExitCode::from(INTERRUPTED as u8);
             }
             Err(errors) => {

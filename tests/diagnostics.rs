@@ -105,3 +105,11 @@ snapshot!(
     builtin_argument_kinds,
     "print 1\nprint read(3)\nprint len(7)\nprint min(true, 1)\nprint grundy([3])"
 );
+snapshot!(
+    a_runtime_mismatch_names_the_game_found,
+    "let gs = [wythoff, kayles]\nsequence gs[0] 0..10"
+);
+snapshot!(
+    a_runtime_mismatch_names_the_family_found,
+    "let gs = [bash, kayles]\ntable gs[0] 0..3, 0..3"
+);

@@ -9,6 +9,7 @@
 //! temporary folder holding the `heaps.txt` they read, where their pictures are written.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use grundy::game::Limits;
 use grundy::repl::{Backend, Reply};
@@ -59,6 +60,50 @@ fn expected_failure(entry: &str) -> Option<&str> {
     )
 }
 
+/// Runs the lines of one code block in `repl`, entry by entry; returns how many entries ran.
+/// `:quit` must quit (the session goes on after it).
+fn run_block(repl: &mut Backend, document: &str, lines: &[String]) -> usize {
+    let mut ran = 0;
+    let mut entry = String::new();
+    for line in lines {
+        entry.push_str(line);
+        entry.push('\n');
+        let answer = match repl.feed(line) {
+            Reply::More => continue,
+            Reply::Done(answer) => answer,
+            Reply::Quit if entry.trim() == ":quit" => {
+                entry.clear();
+                ran += 1;
+                continue;
+            }
+            Reply::Quit => panic!("{document}: `{line}` quits"),
+        };
+        match expected_failure(&entry) {
+            Some(code) => assert!(
+                answer.errors.contains(code),
+                "{document}: `{}` should fail with {code}, and gave:\n{}",
+                entry.trim(),
+                answer.text()
+            ),
+            None => assert!(
+                answer.errors.is_empty(),
+                "{document}: `{}` fails:\n{}",
+                entry.trim(),
+                answer.errors
+            ),
+        }
+        if !entry.trim().is_empty() {
+            ran += 1;
+        }
+        entry.clear();
+    }
+    assert!(
+        !repl.is_continuing(),
+        "{document}: a block ends inside an entry: {entry}"
+    );
+    ran
+}
+
 /// Runs every runnable block of `text` in one session; returns how many entries ran.
 fn run_examples(document: &str, text: &str) -> usize {
     let mut repl = Backend::new(Limits::default());
@@ -71,57 +116,125 @@ fn run_examples(document: &str, text: &str) -> usize {
                 panic!("{document}: a code block is tagged `{other}`: use none, `text` or `sh`")
             }
         }
-        let mut entry = String::new();
-        for line in &block.lines {
-            entry.push_str(line);
-            entry.push('\n');
-            let answer = match repl.feed(line) {
-                Reply::More => continue,
-                Reply::Done(answer) => answer,
-                Reply::Quit => panic!("{document}: `{line}` quits"),
-            };
-            match expected_failure(&entry) {
-                Some(code) => assert!(
-                    answer.errors.contains(code),
-                    "{document}: `{}` should fail with {code}, and gave:\n{}",
-                    entry.trim(),
-                    answer.text()
-                ),
-                None => assert!(
-                    answer.errors.is_empty(),
-                    "{document}: `{}` fails:\n{}",
-                    entry.trim(),
-                    answer.errors
-                ),
-            }
-            if !entry.trim().is_empty() {
-                ran += 1;
-            }
-            entry.clear();
-        }
-        assert!(
-            !repl.is_continuing(),
-            "{document}: a block ends inside an entry: {entry}"
-        );
+        ran += run_block(&mut repl, document, &block.lines);
     }
     ran
 }
 
+/// The folder the examples run in, made once for every test of this file (the working folder
+/// is the process's): it holds the `heaps.txt` they read and the repository's `examples/`, and
+/// their pictures are written there.
+fn example_folder() -> &'static Path {
+    static FOLDER: OnceLock<tempfile::TempDir> = OnceLock::new();
+    FOLDER
+        .get_or_init(|| {
+            let folder = tempfile::tempdir().unwrap();
+            std::fs::write(folder.path().join("heaps.txt"), "3\n3 4 5\n").unwrap();
+            std::fs::create_dir(folder.path().join("examples")).unwrap();
+            for entry in std::fs::read_dir(root().join("examples")).unwrap() {
+                let path = entry.unwrap().path();
+                let name = path.file_name().unwrap();
+                std::fs::copy(&path, folder.path().join("examples").join(name)).unwrap();
+            }
+            std::env::set_current_dir(folder.path()).unwrap();
+            folder
+        })
+        .path()
+}
+
 #[test]
 fn every_example_in_the_reference_and_the_readme_runs() {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join("heaps.txt"), "3\n3 4 5\n").unwrap();
+    let folder = example_folder();
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let reference = reference();
-    std::env::set_current_dir(folder.path()).unwrap();
     let ran = run_examples("docs/LANGUAGE.md", &reference);
     assert!(ran >= 80, "only {ran} examples of the reference ran");
     assert!(run_examples("README.md", &readme) >= 3);
     for picture in ["dawson.png", "wythoff.png", "kayles.svg"] {
+        assert!(folder.join(picture).exists(), "{picture} was not written");
+    }
+}
+
+#[test]
+fn the_help_is_the_reference_built_into_the_binary() {
+    assert_eq!(grundy::repl::help::REFERENCE, reference());
+}
+
+/// The words that start a statement: the first `kw_` words of each `*_stmt` rule of the grammar
+/// and of `game_decl`.
+fn statement_words() -> Vec<String> {
+    let grammar = std::fs::read_to_string(root().join("grammar/grundy.pest")).unwrap();
+    let mut words = Vec::new();
+    for line in grammar.lines() {
+        let Some((rule, body)) = line.split_once('=') else {
+            continue;
+        };
+        let rule = rule.trim();
+        if !(rule.ends_with("_stmt") || rule == "game_decl") {
+            continue;
+        }
+        let first = body
+            .trim_start_matches([' ', '{'])
+            .split('~')
+            .next()
+            .unwrap();
+        for token in first.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            if let Some(word) = token.strip_prefix("kw_") {
+                words.push(word.to_string());
+            }
+        }
+    }
+    assert!(
+        words.len() >= 15,
+        "statement words of the grammar: {words:?}"
+    );
+    words
+}
+
+#[test]
+fn every_statement_function_and_command_has_a_topic_with_an_example() {
+    let topics = grundy::repl::help::topics();
+    let mut wanted = statement_words();
+    wanted.push("misere".to_string());
+    wanted.extend(
+        grundy::builtins::BUILTINS
+            .iter()
+            .map(|b| b.name.to_string()),
+    );
+    wanted.extend(
+        grundy::repl::COMMANDS
+            .iter()
+            .map(|(c, _)| c.split(' ').next().unwrap().to_string()),
+    );
+    for name in wanted {
         assert!(
-            folder.path().join(picture).exists(),
-            "{picture} was not written"
+            topics
+                .iter()
+                .any(|t| t.names.contains(&name) && !t.examples.is_empty()),
+            "`{name}` has no help topic with an example in docs/LANGUAGE.md (see its top)"
         );
+    }
+    for topic in topics {
+        assert!(
+            !topic.examples.is_empty(),
+            "the help topic `{}` has no runnable example",
+            topic.names[0]
+        );
+    }
+}
+
+#[test]
+fn every_help_topic_example_runs_in_a_fresh_session() {
+    example_folder();
+    for topic in grundy::repl::help::topics() {
+        let mut repl = Backend::new(Limits::default());
+        let document = format!("the help topic `{}`", topic.names[0]);
+        let ran: usize = topic
+            .examples
+            .iter()
+            .map(|lines| run_block(&mut repl, &document, lines))
+            .sum();
+        assert!(ran > 0, "{document} ran no example");
     }
 }
 
@@ -151,6 +264,10 @@ fn every_section_a_diagnostic_names_exists() {
     rust_sources(&root().join("src"), &mut sources);
     let mut named = 0;
     for path in sources {
+        // The help topics are drawn from the reference itself, and name their sections as read.
+        if path.ends_with("src/repl/help.rs") {
+            continue;
+        }
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(
             !text.contains("../shared"),

@@ -105,11 +105,17 @@ fn ctrl_c_interrupts_a_long_check() {
     let mut repl = repl(data.path());
     repl.send_line("check grundy(nim[n]) >= 0 for n in 0..=100000000")
         .unwrap();
-    repl.exp_string("working")
-        .expect("a spinner after half a second");
+    repl.exp_regex("check: [0-9,]+ of 100,000,001 cases, [0-9,]+/s")
+        .expect("the progress line after half a second");
+    repl.exp_string(" left (Ctrl-C")
+        .expect("the time left, after a second");
+    // Typed ahead: not echoed over the progress line, and read at the next prompt.
+    repl.send_line("print 6 * 7").unwrap();
     let sent = Instant::now();
     repl.send_control('c').unwrap();
-    repl.exp_string("interrupted").unwrap();
+    repl.exp_regex("interrupted after [0-9,]+ of 100,000,001 cases")
+        .unwrap();
+    repl.exp_string("42\r\n").expect("the line typed ahead ran");
     repl.exp_string("grundy> ").unwrap();
     assert!(
         sent.elapsed() < Duration::from_secs(10),
@@ -227,4 +233,39 @@ fn a_bare_game_name_describes_it() {
         "take from one pile, or the same from both",
     );
     quit(repl);
+}
+
+#[test]
+fn help_on_a_topic() {
+    let data = tempfile::tempdir().unwrap();
+    let mut repl = repl(data.path());
+    ask(
+        &mut repl,
+        ":help period",
+        "section \"Sequences and periods\"",
+    );
+    ask(&mut repl, ":help perod", "did you mean `:help period`?");
+    quit(repl);
+}
+
+#[test]
+fn a_file_run_on_a_terminal_shows_the_progress_line() {
+    let data = tempfile::tempdir().unwrap();
+    let file = data.path().join("long.game");
+    std::fs::write(
+        &file,
+        "print 1\ncheck grundy(nim[n]) >= 0 for n in 0..=100000000\n",
+    )
+    .unwrap();
+    let mut command = command(data.path());
+    command.arg(&file);
+    let mut run = spawn_command(command, Some(TIMEOUT_MS)).expect("the binary starts");
+    run.exp_string("1\r\n")
+        .expect("the answer before the check");
+    run.exp_regex("check: [0-9,]+ of 100,000,001 cases")
+        .expect("the progress line");
+    run.send_control('c').unwrap();
+    run.exp_regex("interrupted after [0-9,]+ of 100,000,001 cases")
+        .unwrap();
+    run.exp_eof().unwrap();
 }

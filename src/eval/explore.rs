@@ -143,8 +143,12 @@ impl Interpreter {
         };
         let mut text = format!("digraph {:?} {{\n", show(&root.position));
         for (i, node) in nodes.iter().enumerate() {
-            let value = self.engine.value(node).map_err(fail)?;
-            let shape = if value == 0 { ", shape=box" } else { "" };
+            let value = self.engine.gvalue(node).map_err(fail)?;
+            let shape = match value {
+                crate::game::loopy::GValue::Finite(0) => ", shape=box",
+                crate::game::loopy::GValue::Finite(_) => "",
+                crate::game::loopy::GValue::Infinite(_) => ", style=dashed",
+            };
             let _ = writeln!(
                 text,
                 "  n{i} [label=\"{}\\n{value}\"{shape}];",

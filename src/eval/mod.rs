@@ -470,16 +470,17 @@ impl Interpreter {
                     .collect();
                 // The value of a position is the mex of its options' values (of their finite
                 // values, for an infinite one): no need to visit every option.
-                let mex = match engine.gvalue(&p.position).map_err(fail)? {
-                    _ if moves.count == 0 => 0,
-                    GValue::Finite(v) => v,
-                    GValue::Infinite(mut finite) => crate::game::mex(&mut finite),
+                // An infinite value is no mex: it is said as it is, with its finite options.
+                let value = match engine.gvalue(&p.position).map_err(fail)? {
+                    _ if moves.count == 0 => "mex 0".to_string(),
+                    GValue::Finite(v) => format!("mex {v}"),
+                    infinite => format!("value {infinite}: infinite, not a mex"),
                 };
                 results::Moves {
                     position: p.to_string(),
                     count: moves.count,
                     misere: p.position.misere,
-                    mex,
+                    value,
                     rows,
                     limit: engine.limits.max_states,
                     written: written.to_string(),
@@ -627,7 +628,16 @@ impl Interpreter {
     fn sequence(&mut self, game: &Expr, range: &Expr, misere: bool) -> Result<Results, Error> {
         let (display, id, start, last) = self.heaps_of(game, range, "sequence")?;
         let mut values = Vec::new();
+        let total = (last as i128 - start as i128 + 1).max(0) as u64;
+        let progress = self
+            .engine
+            .limits
+            .progress
+            .start("sequence", "heaps", total);
         for n in start..=last.max(start - 1) {
+            progress
+                .iter()
+                .for_each(|p| p.set_done(values.len() as u64));
             let part = Part {
                 game: id,
                 state: Box::new([n]),
@@ -639,6 +649,7 @@ impl Interpreter {
             };
             values.push(value as i64);
         }
+        progress.into_iter().for_each(|p| p.complete());
         let convention = if misere { "misere " } else { "" };
         Ok(Results::Sequence {
             label: format!("{convention}{display}"),
@@ -669,9 +680,11 @@ impl Interpreter {
         if self.interrupted() {
             return Err(Error::Interrupted);
         }
-        self.engine
-            .part_value(part)
-            .map_err(|e| solve_error(e, span))
+        match self.engine.part_gvalue(part) {
+            Ok(GValue::Finite(v)) => Ok(v),
+            Ok(GValue::Infinite(_)) => Err(Error::InfiniteValue { span }),
+            Err(e) => Err(solve_error(e, span)),
+        }
     }
 
     /// The misère Grundy value of one component, for `sequence misere` and `table misere`.
@@ -694,6 +707,7 @@ impl Interpreter {
         rows: &Expr,
         cols: &Expr,
         misere: bool,
+        what: &str,
     ) -> Result<Vec<Vec<u64>>, Error> {
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
@@ -722,10 +736,15 @@ impl Interpreter {
         }
         let mut values = Vec::new();
         let mut queued: Vec<[i64; 2]> = Vec::new();
+        let progress = self.engine.limits.progress.clone();
+        let reporter = progress.start(what, "cells", cells as u64);
         let work = |host: &mut sweep::SweepHost<'_>, &[a, b]: &[i64; 2]| {
             let part = host.engine.part(id, vec![a, b]);
             match host.engine.part_value(&part) {
-                Ok(v) => sweep::Worked::Done(v),
+                Ok(v) => {
+                    reporter.iter().for_each(|r| r.advance(1));
+                    sweep::Worked::Done(v)
+                }
                 Err(_) => sweep::Worked::Open,
             }
         };
@@ -734,7 +753,13 @@ impl Interpreter {
                 Some(v) => v,
                 None => {
                     let part = this.engine.part(id, vec![a, b]);
-                    this.part_value_at(&part, span)?
+                    // For `ppos`, an infinite value is a cell that is not a P-position.
+                    let v = match this.part_value_at(&part, span) {
+                        Err(Error::InfiniteValue { .. }) if what == "ppos" => u64::MAX,
+                        v => v?,
+                    };
+                    reporter.iter().for_each(|r| r.advance(1));
+                    v
                 }
             };
             values.push(v);
@@ -754,6 +779,7 @@ impl Interpreter {
             }
         }
         self.run_batch(&mut pace, &queued, &work, &mut take)?;
+        reporter.into_iter().for_each(|r| r.complete());
         Ok(values.chunks(width).map(<[u64]>::to_vec).collect())
     }
 
@@ -766,7 +792,13 @@ impl Interpreter {
         misere: bool,
     ) -> Result<Results, Error> {
         let game = self.tuple_game(game, if ppos { "ppos" } else { "table" })?;
-        let grid = self.grid(&game, rows, cols, misere)?;
+        let grid = self.grid(
+            &game,
+            rows,
+            cols,
+            misere,
+            if ppos { "ppos" } else { "table" },
+        )?;
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
         let axis = |name: &str, start, last| results::Axis {
@@ -793,6 +825,10 @@ impl Interpreter {
     /// result is the same.
     fn check(&mut self, condition: &Expr, binders: &[Binder]) -> Result<String, Error> {
         let tally = std::cell::RefCell::new(CheckTally::default());
+        let total = self.cases_total(binders);
+        let progress = self.engine.limits.progress.clone();
+        let reporter = progress.start("check", "cases", total);
+        let counted = || reporter.iter().for_each(|r| r.advance(1));
         let threads = self.sweep_threads();
         let mut pace = sweep::Pace::new(&self.engine.limits, threads);
         let mut queued: Vec<Vec<Value>> = Vec::new();
@@ -801,7 +837,10 @@ impl Interpreter {
             let mut eval = Eval::new(host);
             bind(&mut eval, binders, values);
             match check_case(&mut eval, condition, binders) {
-                Ok(failure) => sweep::Worked::Done(failure),
+                Ok(failure) => {
+                    counted();
+                    sweep::Worked::Done(failure)
+                }
                 Err(_) => sweep::Worked::OpenAndStop,
             }
         };
@@ -811,7 +850,9 @@ impl Interpreter {
                 None => {
                     let mut eval = Eval::new(this);
                     bind(&mut eval, binders, values);
-                    check_case(&mut eval, condition, binders)?
+                    let failure = check_case(&mut eval, condition, binders)?;
+                    counted();
+                    failure
                 }
             };
             tally.borrow_mut().count(failure);
@@ -820,6 +861,7 @@ impl Interpreter {
         let swept = Eval::new(self).for_each(binders, &mut |eval| {
             if !pace.spreading() {
                 let failure = check_case(eval, condition, binders)?;
+                counted();
                 tally.borrow_mut().count(failure);
                 return Ok(Flow::Continue);
             }
@@ -842,6 +884,7 @@ impl Interpreter {
         // The cases queued before an error come first, as they would on one thread.
         self.run_batch(&mut pace, &queued, &work, &mut take)?;
         swept?;
+        reporter.into_iter().for_each(|r| r.complete());
         let CheckTally {
             cases,
             failed,

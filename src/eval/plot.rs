@@ -165,7 +165,7 @@ fn table(
 ) -> Result<Picture, Error> {
     let game_value = interp.tuple_game(game, "plot table")?;
     debug_assert_eq!(game_value.shape, Shape::Tuple(2));
-    let grid = interp.grid(&game_value, rows, cols, false)?;
+    let grid = interp.grid(&game_value, rows, cols, false, "plot")?;
     let (r0, r1) = interp.finite_range(rows)?;
     let (c0, c1) = interp.finite_range(cols)?;
     Ok(Picture::Table {

@@ -45,8 +45,8 @@ pub struct Moves {
     /// How many options it has (all of them, not only those listed).
     pub count: u128,
     pub misere: bool,
-    /// The mex of the options' values: the position's value.
-    pub mex: u64,
+    /// The position's value as said: `mex 3`, or an infinite value (which is no mex).
+    pub value: String,
     /// The first options: each as shown, with its value.
     pub rows: Vec<(String, String)>,
     /// The list limit, and the position as the program wrote it, for the note on the rest.
@@ -75,10 +75,10 @@ impl Moves {
     /// The answer as printed.
     pub fn text(&self) -> String {
         let convention = if self.misere { "misère " } else { "" };
-        let (count, mex) = (self.count, self.mex);
+        let (count, value) = (self.count, &self.value);
         let shown = self.rows.len();
         format!(
-            "{}: {count} option{}, {convention}mex {mex}{}{}",
+            "{}: {count} option{}, {convention}{value}{}{}",
             self.position,
             if count == 1 { "" } else { "s" },
             aligned(&self.rows),

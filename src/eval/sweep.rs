@@ -18,12 +18,13 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use super::expr::{Flow, Host};
+use super::expr::{Eval, Flow, Host};
 use super::value::{Family, GameValue, Value};
 use super::{read_globals, rules, Globals, Interpreter};
 use crate::error::Error;
 use crate::game::{Engine, Limits};
 use crate::span::Span;
+use crate::syntax::ast::{Binder, BinderKind, Expr, ExprKind};
 
 /// The largest batch of queued cases.
 const LARGEST_BATCH: usize = 1 << 16;
@@ -274,4 +275,79 @@ impl Interpreter {
         self.engine.end_sweep(sweep);
         results.into_iter().flatten().collect()
     }
+}
+
+impl Interpreter {
+    /// How many cases the binders of a `check` make, when that is known before they run: every
+    /// binder a finite range (or `x = EXPR`) that reads no binder, and no guard. 0 otherwise.
+    pub(crate) fn cases_total(&mut self, binders: &[Binder]) -> u64 {
+        let names: Vec<&str> = binders.iter().map(|b| b.name.name.as_str()).collect();
+        let mut total: u64 = 1;
+        for binder in binders {
+            if binder.guard.is_some() || mentions(&binder.value, &names) {
+                return 0;
+            }
+            if binder.kind == BinderKind::Let {
+                continue;
+            }
+            if !matches!(binder.value.kind, ExprKind::Range { .. }) {
+                return 0;
+            }
+            let count = match Eval::new(self).eval(&binder.value) {
+                Ok(Value::Range {
+                    start,
+                    last: Some(last),
+                }) => (last as i128 - start as i128 + 1).clamp(0, u64::MAX as i128) as u64,
+                _ => return 0,
+            };
+            total = total.saturating_mul(count);
+        }
+        total
+    }
+}
+
+/// Whether `expr` reads any of `names` (a name bound inside it, by a comprehension, counts too).
+fn mentions(expr: &Expr, names: &[&str]) -> bool {
+    let mut open = vec![expr];
+    while let Some(expr) = open.pop() {
+        match &expr.kind {
+            ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Str(_) => {}
+            ExprKind::Var(name) => {
+                if names.contains(&name.as_str()) {
+                    return true;
+                }
+            }
+            ExprKind::List(items) | ExprKind::Set(items) => open.extend(items),
+            ExprKind::Unary(_, a) => open.push(a),
+            ExprKind::Binary(_, a, b) => open.extend([&**a, &**b]),
+            ExprKind::Range { start, end, .. } => {
+                open.push(start);
+                open.extend(end.as_deref());
+            }
+            ExprKind::If {
+                condition,
+                then,
+                otherwise,
+            } => open.extend([&**condition, &**then, &**otherwise]),
+            ExprKind::Call {
+                callee,
+                args: items,
+            }
+            | ExprKind::Index {
+                target: callee,
+                args: items,
+            } => {
+                open.push(callee);
+                open.extend(items);
+            }
+            ExprKind::Comprehension { body, binders } => {
+                open.push(body);
+                for binder in binders {
+                    open.push(&binder.value);
+                    open.extend(binder.guard.as_ref());
+                }
+            }
+        }
+    }
+    false
 }

@@ -82,6 +82,19 @@ pub enum Shape {
     List,
 }
 
+impl Shape {
+    /// The kind of game of this shape, for messages: "a heap game", "a two-counter game".
+    pub fn kind_of_game(&self) -> String {
+        match self {
+            Shape::Heaps => "a heap game".to_string(),
+            Shape::Nodes(_) => "a graph game".to_string(),
+            Shape::Tuple(2) => "a two-counter game".to_string(),
+            Shape::Tuple(n) => format!("a game of {n} counters"),
+            Shape::List => "a list game".to_string(),
+        }
+    }
+}
+
 /// A game declared with parameters: the index of its declaration and its parameter count.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct Family {
@@ -138,7 +151,17 @@ impl std::hash::Hash for PositionValue {
 
 impl Value {
     /// The type's name, as in messages: "an integer", "a list"...
-    pub fn type_name(&self) -> &'static str {
+    /// What the value is, for messages: its type, and for a game its kind and name ("a
+    /// two-counter game `wythoff`"), so that a mismatch says what was found.
+    pub fn type_name(&self) -> String {
+        match self {
+            Value::Game(g) => format!("{} `{}`", g.shape.kind_of_game(), g.display),
+            Value::Family(f) => format!("the game family `{}` (it needs parameters)", f.name),
+            other => other.type_word().to_string(),
+        }
+    }
+
+    fn type_word(&self) -> &'static str {
         match self {
             Value::Int(_) => "an integer",
             Value::Bool(_) => "a boolean",

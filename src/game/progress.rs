@@ -18,6 +18,7 @@ struct Inner {
     done: AtomicU64,
     total: AtomicU64,
     task: Mutex<Option<Task>>,
+    ended: Mutex<Option<Reading>>,
 }
 
 /// What a computation said it was doing when it started.
@@ -58,10 +59,107 @@ impl Reading {
     }
 }
 
+impl Reading {
+    /// How far it got, for people: `41,200 of 100,000 cases` (or `41,200 cases`).
+    pub fn so_far(&self) -> String {
+        match self.total {
+            0 => format!("{} {}", grouped(self.done), self.task.unit),
+            total => format!(
+                "{} of {} {}",
+                grouped(self.done),
+                grouped(total),
+                self.task.unit
+            ),
+        }
+    }
+
+    /// The progress line: `check: 41,200 of 100,000 cases, 12,300/s, about 5 s left`.
+    pub fn line(&self) -> String {
+        let mut line = format!("{}: {}", self.task.what, self.so_far());
+        let seconds = self.task.started.elapsed().as_secs_f64();
+        if seconds >= 0.5 {
+            line.push_str(&format!(", {}/s", grouped(self.rate().round() as u64)));
+        }
+        if let Some(left) = self.seconds_left().filter(|_| seconds >= 1.0) {
+            line.push_str(&format!(", about {} left", duration(left)));
+        }
+        line
+    }
+}
+
+/// `1234567` as `1,234,567`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut text = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
+fn duration(seconds: f64) -> String {
+    let seconds = seconds.ceil() as u64;
+    match seconds {
+        0..120 => format!("{seconds} s"),
+        120..7200 => format!("{} min", seconds.div_ceil(60)),
+        _ => format!("{} h", seconds.div_ceil(3600)),
+    }
+}
+
+/// While it lives, its task is the one reported. A task that [`Reporter::complete`]s is done;
+/// one dropped before (an error, Ctrl-C) is kept as the last that ended, for
+/// [`Progress::take_ended`].
+#[derive(Debug)]
+pub struct Reporter {
+    progress: Progress,
+    completed: bool,
+}
+
+impl Reporter {
+    /// Sets how many units are done.
+    pub fn set_done(&self, done: u64) {
+        self.progress.inner.done.store(done, Ordering::Relaxed);
+    }
+
+    /// Adds `n` units done.
+    pub fn advance(&self, n: u64) {
+        self.progress.advance(n);
+    }
+
+    /// The task is done: nothing is kept of it.
+    pub fn complete(mut self) {
+        self.completed = true;
+    }
+}
+
+impl Drop for Reporter {
+    fn drop(&mut self) {
+        let ended = self.progress.read();
+        let inner = &self.progress.inner;
+        *inner.task.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        if !self.completed {
+            *inner.ended.lock().unwrap_or_else(|e| e.into_inner()) = ended;
+        }
+    }
+}
+
 impl Progress {
-    /// Starts reporting a task (replacing any before it): `total` is 0 when unknown.
-    pub fn start(&self, what: impl Into<String>, unit: &'static str, total: u64) {
+    /// Starts reporting a task, `total` units long (0 when unknown), unless a task is reported
+    /// already: then the computation is a part of that one, whose progress stays on the line, and
+    /// there is no [`Reporter`].
+    pub fn start(
+        &self,
+        what: impl Into<String>,
+        unit: &'static str,
+        total: u64,
+    ) -> Option<Reporter> {
         let mut task = self.inner.task.lock().unwrap_or_else(|e| e.into_inner());
+        if task.is_some() {
+            return None;
+        }
         self.inner.done.store(0, Ordering::Relaxed);
         self.inner.total.store(total, Ordering::Relaxed);
         *task = Some(Task {
@@ -69,21 +167,15 @@ impl Progress {
             unit,
             started: Instant::now(),
         });
+        Some(Reporter {
+            progress: self.clone(),
+            completed: false,
+        })
     }
 
-    /// Sets how many units are done.
-    pub fn set_done(&self, done: u64) {
-        self.inner.done.store(done, Ordering::Relaxed);
-    }
-
-    /// Adds `n` units done (from any thread).
+    /// Adds `n` units done to the task reported now (from any thread, such as a sweep's workers).
     pub fn advance(&self, n: u64) {
         self.inner.done.fetch_add(n, Ordering::Relaxed);
-    }
-
-    /// Stops reporting: the progress line goes back to showing only the time.
-    pub fn finish(&self) {
-        *self.inner.task.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 
     /// The task running now and how far it has got, if one reports progress.
@@ -100,6 +192,25 @@ impl Progress {
             total: self.inner.total.load(Ordering::Relaxed),
         })
     }
+
+    /// How far the last task that ended had got, taken (so that it is told once): what an
+    /// interrupted computation says it reached.
+    pub fn take_ended(&self) -> Option<Reading> {
+        self.inner
+            .ended
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+
+    /// What Ctrl-C ended: `interrupted after 41,200 of 100,000 cases`, or `interrupted` when the
+    /// computation reported no progress.
+    pub fn interrupted(&self) -> String {
+        match self.take_ended() {
+            Some(reading) => format!("interrupted after {}", reading.so_far()),
+            None => "interrupted".to_string(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -107,16 +218,42 @@ mod tests {
     use super::Progress;
 
     #[test]
-    fn a_reading_shows_what_was_set_and_ends_with_finish() {
+    fn a_reading_shows_what_was_set_and_ends_with_its_reporter() {
         let progress = Progress::default();
         assert_eq!(progress.read(), None);
-        progress.start("heaps of kayles", "heaps", 100);
-        progress.set_done(10);
-        progress.clone().advance(15);
+        let reporter = progress
+            .start("check", "cases", 100_000)
+            .expect("the first task");
+        reporter.set_done(10);
+        progress.clone().advance(41_190);
         let reading = progress.read().expect("a task");
-        assert_eq!((reading.done, reading.total), (25, 100));
-        assert_eq!(reading.task.unit, "heaps");
-        progress.finish();
+        assert_eq!((reading.done, reading.total), (41_200, 100_000));
+        assert_eq!(reading.so_far(), "41,200 of 100,000 cases");
+        assert!(reading.line().starts_with("check: 41,200 of 100,000 cases"));
+        assert!(
+            progress.start("heap values", "heaps", 10).is_none(),
+            "a part of a task reported does not replace it"
+        );
+        drop(reporter);
         assert_eq!(progress.read(), None);
+        progress.start("sequence", "heaps", 1).unwrap().complete();
+        assert_eq!(progress.read(), None);
+        let ended = progress.take_ended().expect("the task that ended");
+        assert_eq!(ended.so_far(), "41,200 of 100,000 cases");
+        assert_eq!(progress.take_ended(), None);
+        progress.start("sequence", "heaps", 1).unwrap().complete();
+        assert_eq!(
+            progress.take_ended(),
+            None,
+            "a task that completes is not kept"
+        );
+    }
+
+    #[test]
+    fn numbers_are_grouped_by_thousands() {
+        let shown: Vec<String> = [0, 999, 1_000, 41_200, 1_234_567]
+            .map(super::grouped)
+            .into();
+        assert_eq!(shown, ["0", "999", "1,000", "41,200", "1,234,567"]);
     }
 }

@@ -2,6 +2,7 @@
 //! ([`Backend`]), and a terminal front end over it ([`terminal::run`]).
 
 mod games;
+pub mod help;
 mod highlight;
 pub mod terminal;
 
@@ -70,7 +71,7 @@ pub const KEYWORDS: &[&str] = &[
 
 /// The `:` commands, each with what it does.
 pub const COMMANDS: &[(&str, &str)] = &[
-    (":help", "this help"),
+    (":help", "the help topics; `:help TOPIC` one of them"),
     (":games", "every game defined, with its description"),
     (":load FILE", "run a game file into the session"),
     (":reset", "forget everything but the prelude"),
@@ -319,6 +320,7 @@ impl Backend {
         self.limits
             .interrupt
             .store(false, std::sync::atomic::Ordering::Relaxed);
+        self.limits.progress.take_ended();
         let before = self.games.snapshot(&self.session, source);
         let stored = self.session.interpreter.stored();
         let start = Instant::now();
@@ -334,7 +336,7 @@ impl Backend {
         answer.errors = self.render(&self.session.take_warnings(), name, source);
         if let Err(errors) = result {
             answer.errors += &if errors.contains(&Error::Interrupted) {
-                "interrupted\n".to_string()
+                format!("{}\n", self.limits.progress.interrupted())
             } else {
                 self.render(&errors, name, source)
             };
@@ -376,7 +378,11 @@ impl Backend {
             }
         };
         Reply::Done(match command {
-            ":help" => Answer::output(help()),
+            ":help" if argument.is_empty() => Answer::output(self::help::index()),
+            ":help" => match self::help::help(argument) {
+                Ok(text) => Answer::output(text),
+                Err(text) => Answer::error(text),
+            },
             ":games" => Answer::output(self.games.list(&self.session)),
             ":load" if argument.is_empty() => Answer::error("usage: :load FILE\n"),
             ":load" => self.load(Path::new(unquote(argument))),
@@ -496,86 +502,6 @@ fn unknown_command(word: &str) -> String {
         _ => String::new(),
     };
     format!("unknown command `{word}`: {hint}`:help` lists the commands\n")
-}
-
-fn help() -> String {
-    let mut text = String::from(
-        "Type statements; an entry that is not finished (an open brace, a trailing operator)\n\
-         continues on the next line. Ctrl-C cancels a computation or the current entry.\n\n\
-         Statements:\n",
-    );
-    let examples = [
-        ("let heaps = [3, 4, 5]", "a name for a value"),
-        ("let f(n) = if n < 2 then n else f(n - 1) + 1", "a function"),
-        (
-            "[n * n for n in 0..=20 if n % 3 > 0]",
-            "a list; `if` filters",
-        ),
-        (
-            "nim[repeat(5, 3) ++ [2]]",
-            "`++` joins lists; also nim[1..=12]",
-        ),
-        (
-            "game g on n { for k in 1..=min(3, n) { n -= k } }",
-            "declare a game",
-        ),
-        (
-            "game z on s[] { for i in 0..len(s) if s[i] > 0 { for j in i..len(s) { s[j] = 0 } } }",
-            "loops in updates",
-        ),
-        (
-            "game d = octal 0.07",
-            "also: subtraction {1, 3, 4}, graph { a -> b }",
-        ),
-        ("game h = hex 0.8", "hexadecimal: bit 8 leaves three heaps"),
-        ("grundy nim[heaps]", "the Grundy value"),
-        ("outcome wythoff[3, 5]", "P or N"),
-        (
-            "moves kayles[5]",
-            "every option with its value, and the mex",
-        ),
-        ("win nim[3, 4, 5]", "the winning moves"),
-        ("sequence kayles 0..=83", "Grundy values of single heaps"),
-        (
-            "period grundy(kayles[n]) for n in 0..=300",
-            "an apparent period; also plot of this form",
-        ),
-        ("genus kayles 0..=20", "misère genera of single heaps"),
-        (
-            "quotient dawson 0..=30",
-            "the misère quotient of those heaps",
-        ),
-        (
-            "sequence misere kayles 0..=30",
-            "misère Grundy values of single heaps",
-        ),
-        ("table wythoff 0..10, 0..10", "values of a two-counter game"),
-        (
-            "sequence n xor 1 for n in 0..=20 to \"f.csv\"",
-            "any expression; saved to .csv, .json, .txt",
-        ),
-        ("ppos wythoff 0..=20, 0..=20", "the P-positions in a box"),
-        (
-            "check grundy(bash(3)[n]) == n % 4 for n in 0..=400",
-            "a conjecture, tested",
-        ),
-        ("assert outcome(nim[1, 1]) == \"P\"", "fail unless true"),
-        ("print misere nim[1, 1, 1]", "print a value"),
-        (
-            "kayles[3] + dawson[4]",
-            "a bare position: its value and outcome",
-        ),
-    ];
-    let width = examples.iter().map(|(e, _)| e.len()).max().unwrap_or(0);
-    for (example, what) in examples {
-        text.push_str(&format!("  {example:<width$}  # {what}\n"));
-    }
-    text.push_str("\nCommands:\n");
-    let width = COMMANDS.iter().map(|(c, _)| c.len()).max().unwrap_or(0);
-    for (command, what) in COMMANDS {
-        text.push_str(&format!("  {command:<width$}  {what}\n"));
-    }
-    text
 }
 
 fn duration(took: Duration) -> String {

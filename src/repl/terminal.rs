@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -16,6 +17,8 @@ use rustyline::hint::Hinter;
 use rustyline::history::FileHistory;
 use rustyline::validate::Validator;
 use rustyline::{ColorMode, CompletionType, Config, Context, Editor, Helper};
+
+use crate::game::progress::Progress;
 
 use super::{highlight::highlight, Answer, Backend, Reply, COMMANDS, CONTINUATION, PROMPT};
 
@@ -55,8 +58,9 @@ pub fn run(mut backend: Backend, file: Option<&Path>) -> ExitCode {
         "grundy {}: impartial games at a prompt. `:help` for help, Ctrl-D to leave.",
         env!("CARGO_PKG_VERSION")
     );
+    let progress = backend.limits().progress.clone();
     if let Some(path) = file {
-        let answer = with_spinner(|| backend.load(path));
+        let answer = with_spinner(&progress, |_| backend.load(path));
         show(&answer);
     }
     // The lines of the entry being typed: stored in the history as one entry when it is done.
@@ -75,7 +79,7 @@ pub fn run(mut backend: Backend, file: Option<&Path>) -> ExitCode {
                 if !line.trim().is_empty() {
                     entry.push(line.clone());
                 }
-                let reply = with_spinner(|| backend.feed(&line));
+                let reply = with_spinner(&progress, |_| backend.feed(&line));
                 if !matches!(reply, Reply::More) && !entry.is_empty() {
                     let _ = editor.add_history_entry(entry.join("\n"));
                     history.save(&mut editor);
@@ -161,48 +165,90 @@ fn history_path() -> Option<PathBuf> {
     dirs::data_dir().map(|dir| dir.join("grundy").join("history"))
 }
 
-/// Runs `work`, showing a spinner on standard error if it takes more than half a second.
-fn with_spinner<T>(work: impl FnOnce() -> T) -> T {
-    let spinner = std::io::stderr().is_terminal().then(Spinner::start);
-    let result = work();
+/// Runs `work`, showing a progress line on standard error (when it is a terminal) if it takes
+/// more than half a second: what `progress` reports, or the time taken. Text typed meanwhile is
+/// not echoed over the line; it waits for the next prompt.
+pub fn with_spinner<T>(progress: &Progress, work: impl FnOnce(&Spinner) -> T) -> T {
+    let spinner = Spinner::start(progress);
+    let result = work(&spinner);
     drop(spinner);
     result
 }
 
-struct Spinner {
+/// The progress line while a computation runs (see [`with_spinner`]).
+pub struct Spinner {
     stop: Option<Sender<()>>,
     thread: Option<JoinHandle<()>>,
+    /// Whether the line is on the screen; held while it is drawn or cleared.
+    shown: Arc<Mutex<bool>>,
+    _quiet: Option<QuietInput>,
 }
 
 impl Spinner {
-    fn start() -> Spinner {
+    fn start(progress: &Progress) -> Spinner {
+        let shown = Arc::new(Mutex::new(false));
+        if !std::io::stderr().is_terminal() {
+            return Spinner {
+                stop: None,
+                thread: None,
+                shown,
+                _quiet: None,
+            };
+        }
         let (stop, stopped) = mpsc::channel::<()>();
+        let progress = progress.clone();
+        let on_screen = shown.clone();
         let thread = std::thread::spawn(move || {
             let start = Instant::now();
             if stopped.recv_timeout(Duration::from_millis(500)) != Err(RecvTimeoutError::Timeout) {
                 return;
             }
             let frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+            let width = terminal_width();
             for frame in frames.iter().cycle() {
-                let seconds = start.elapsed().as_secs();
+                let what = match progress.read() {
+                    Some(reading) => reading.line(),
+                    None => format!("working, {} s", start.elapsed().as_secs()),
+                };
+                let line = progress_line(*frame, &what, width);
+                let mut shown = on_screen.lock().unwrap_or_else(|e| e.into_inner());
                 let mut err = std::io::stderr().lock();
-                let _ = write!(
-                    err,
-                    "\r\x1b[2K{frame} working, {seconds} s (Ctrl-C cancels)"
-                );
+                let _ = write!(err, "\r\x1b[2K{line}");
                 let _ = err.flush();
-                drop(err);
+                *shown = true;
+                drop((err, shown));
                 if stopped.recv_timeout(Duration::from_millis(100))
                     != Err(RecvTimeoutError::Timeout)
                 {
                     break;
                 }
             }
-            eprint!("\r\x1b[2K");
+            drop(Spinner::clear(&on_screen));
         });
         Spinner {
             stop: Some(stop),
             thread: Some(thread),
+            shown,
+            _quiet: QuietInput::start(),
+        }
+    }
+
+    /// Clears the line if it is shown; it stays off the screen while the guard is held.
+    fn clear(shown: &Mutex<bool>) -> std::sync::MutexGuard<'_, bool> {
+        let mut guard = shown.lock().unwrap_or_else(|e| e.into_inner());
+        if *guard {
+            eprint!("\r\x1b[2K");
+            *guard = false;
+        }
+        guard
+    }
+
+    /// A writer for answers printed while the line is shown: it clears the line first, and the
+    /// next frame draws it again below the answer.
+    pub fn writer<W: Write>(&self, out: W) -> SpinnerAware<W> {
+        SpinnerAware {
+            out,
+            shown: self.shown.clone(),
         }
     }
 }
@@ -213,6 +259,89 @@ impl Drop for Spinner {
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
+    }
+}
+
+/// Output that clears the progress line before it is written (see [`Spinner::writer`]).
+pub struct SpinnerAware<W: Write> {
+    out: W,
+    shown: Arc<Mutex<bool>>,
+}
+
+impl<W: Write> Write for SpinnerAware<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let _shown = Spinner::clear(&self.shown);
+        let written = self.out.write(bytes)?;
+        self.out.flush()?;
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The line as it fits in `width` columns: `⠹ check: 41,200 of 100,000 cases, ... (Ctrl-C
+/// cancels)`, with a shorter note or a shorter text when it does not fit.
+fn progress_line(frame: char, what: &str, width: usize) -> String {
+    let room = width.saturating_sub(1);
+    let chars = |s: &str| s.chars().count();
+    for note in ["(Ctrl-C cancels)", "(Ctrl-C)"] {
+        if chars(what) + chars(note) + 3 <= room {
+            return format!("{frame} {what} {note}");
+        }
+    }
+    let what: String = what.chars().take(room.saturating_sub(11)).collect();
+    format!("{frame} {what} (Ctrl-C)")
+}
+
+fn terminal_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(80)
+}
+
+/// While it lives, standard input (a terminal) does not echo what is typed, and Ctrl-C does not
+/// discard it: text typed during a computation is read at the next prompt instead of being
+/// printed over the progress line.
+struct QuietInput {
+    #[cfg(unix)]
+    saved: libc::termios,
+}
+
+impl QuietInput {
+    #[cfg(unix)]
+    fn start() -> Option<QuietInput> {
+        if !std::io::stdin().is_terminal() {
+            return None;
+        }
+        // SAFETY: tcgetattr fills the termios it is given, and is checked before it is read.
+        let mut saved: libc::termios = unsafe { std::mem::zeroed() };
+        if unsafe { libc::tcgetattr(libc::STDIN_FILENO, &mut saved) } != 0 {
+            return None;
+        }
+        let mut quiet = saved;
+        quiet.c_lflag &= !libc::ECHO;
+        quiet.c_lflag |= libc::NOFLSH;
+        // SAFETY: a termios read from the same terminal, with two flags changed.
+        unsafe { libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, &quiet) };
+        Some(QuietInput { saved })
+    }
+
+    #[cfg(not(unix))]
+    fn start() -> Option<QuietInput> {
+        None
+    }
+}
+
+impl Drop for QuietInput {
+    fn drop(&mut self) {
+        // SAFETY: restores the settings read when it started.
+        #[cfg(unix)]
+        unsafe {
+            libc::tcsetattr(libc::STDIN_FILENO, libc::TCSANOW, &self.saved)
+        };
     }
 }
 

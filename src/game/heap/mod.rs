@@ -19,8 +19,8 @@
 
 use super::period::{self, Split, Structure};
 use super::{Limits, SolveError};
-pub use cache::{canonical_key, Cache, CacheWarning};
 use block::{RareBlock, BLOCK_HEAPS};
+pub use cache::{canonical_key, Cache, CacheWarning};
 use values::{with_slice, CompactValues, RareHeap, ValueSet};
 pub use window::TakeRange;
 use window::Window;
@@ -277,6 +277,13 @@ impl HeapSequence {
         }
         self.check_room(n, limits)?;
         let target = n as usize + 1;
+        let progress = (n >= 1 << 16 && self.get(n).is_none())
+            .then(|| {
+                limits
+                    .progress
+                    .start("heap values", "heaps", n.saturating_add(1))
+            })
+            .flatten();
         while self.get(n).is_none() {
             let len = self.values.len();
             if len == self.values.capacity() {
@@ -287,6 +294,9 @@ impl HeapSequence {
             if len % 4096 == 4095 || self.rules.splits_in_three() {
                 limits.check_interrupt()?;
                 self.keep(limits, false);
+                progress
+                    .iter()
+                    .for_each(|p| p.set_done(self.values.len() as u64));
             }
             self.step();
         }

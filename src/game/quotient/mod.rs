@@ -251,7 +251,7 @@ impl Engine {
             }
         };
         let progress = self.limits.progress.clone();
-        progress.start(
+        let reporter = progress.start(
             format!("misère quotient of {name}"),
             "heaps",
             closure.len() as u64,
@@ -259,13 +259,15 @@ impl Engine {
         let mut stopped = None;
         let effort = Effort::new(&self.limits, None);
         for (done, &heap) in closure.iter().enumerate() {
-            progress.set_done(done as u64);
+            reporter.iter().for_each(|r| r.set_done(done as u64));
             if let Err(e) = quotient.add(self, game, heap, &effort) {
                 stopped = Some(e);
                 break;
             }
         }
-        progress.finish();
+        if stopped.is_none() {
+            reporter.into_iter().for_each(|r| r.complete());
+        }
         QuotientRun {
             quotient,
             closure,
@@ -340,7 +342,7 @@ impl Engine {
             return Ok(());
         }
         let progress = self.limits.progress.clone();
-        progress.start("misère quotient for a sum", "heaps", missing.len() as u64);
+        let reporter = progress.start("misère quotient for a sum", "heaps", missing.len() as u64);
         let mut result = Ok(());
         let limits = Limits {
             max_memory: self.limits.max_memory.min(ON_DEMAND_MEMORY),
@@ -348,13 +350,14 @@ impl Engine {
         };
         let effort = Effort::new(&limits, Some(Instant::now() + ON_DEMAND_TIME));
         for (done, &heap) in missing.iter().enumerate() {
-            progress.set_done(done as u64);
+            reporter.iter().for_each(|r| r.set_done(done as u64));
             result = quotient.add(self, game, heap, &effort);
             if result.is_err() {
                 break;
             }
         }
-        progress.finish();
+        // A quotient given up on here is no interruption: the sum is searched instead.
+        reporter.into_iter().for_each(|r| r.complete());
         result
     }
 }
