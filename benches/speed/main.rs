@@ -519,7 +519,7 @@ fn cases(quick: bool) -> Vec<Case> {
         against: Against::Rust(Box::new(move || {
             let (_, printed) = time_interpreter(&misere_source, 1, false);
             let mut answers = Vec::new();
-            let time = best_of(1, || answers = memo_misere_kayles(&misere_sums));
+            let time = best_of(1, || answers = memo_misere_kayles_outcomes(&misere_sums));
             let expected: Vec<&str> = answers.iter().map(|&p| if p { "P" } else { "N" }).collect();
             assert_eq!(
                 printed_words(&printed),
