@@ -374,7 +374,7 @@ pub fn notes_nim(path: &std::path::Path) -> String {
 /// The misère outcomes (true for P) of sums of Kayles heaps by a plain memoized search of the
 /// whole sum: a sum is its sorted non-empty heaps; it is P when it has a move and every move
 /// leaves an N sum (a sum with no move is won by the player to move).
-pub fn memo_misere_kayles(sums: &[Vec<u8>]) -> Vec<bool> {
+pub fn memo_misere_kayles_outcomes(sums: &[Vec<u8>]) -> Vec<bool> {
     fn is_p(sum: Vec<u8>, memo: &mut HashMap<Vec<u8>, bool>) -> bool {
         if let Some(&p) = memo.get(&sum) {
             return p;
