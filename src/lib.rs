@@ -2,14 +2,21 @@
 //!
 //! The pipeline is [`Session::run`]: parse → check → evaluate.
 
+//! The public API is small: [`Session`] and the one-call runners below, [`error`] (the
+//! diagnostics), [`game`] (the engine, which knows no syntax), [`repl`] (the prompt's back end
+//! and terminal), the table of [`builtins`], and [`span`]. The syntax tree, the checker and the
+//! evaluator are private.
+
 pub mod builtins;
-pub mod check;
+mod check;
 pub mod error;
-pub mod eval;
+mod eval;
 pub mod game;
 pub mod repl;
 pub mod span;
-pub mod syntax;
+mod syntax;
+
+pub use eval::interpret_only;
 
 use std::io::Write;
 

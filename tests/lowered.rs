@@ -213,11 +213,11 @@ proptest! {
             prop_assert_eq!(&period_claim(&mut s, &name), &expected_claim, "{}", source);
         }
         // The walker, by the plain method, is the oracle of the values.
-        grundy::eval::interpret_only(true);
+        grundy::interpret_only(true);
         let mut walked = session(&source);
         let plain_method = method(&mut walked, "r0");
         let plain = values(&mut walked, "r0", 300);
-        grundy::eval::interpret_only(false);
+        grundy::interpret_only(false);
         prop_assert_eq!(plain_method, Method::Search);
         prop_assert_eq!(&plain, &expected, "{}", source);
     }
@@ -377,10 +377,10 @@ proptest! {
         let mut s = session(&source);
         prop_assert_eq!(method(&mut s, "g"), Method::LineSweep, "{}", source);
         let swept = printed(&mut s, table);
-        grundy::eval::interpret_only(true);
+        grundy::interpret_only(true);
         let mut walked = session(&source);
         let plain = printed(&mut walked, table);
-        grundy::eval::interpret_only(false);
+        grundy::interpret_only(false);
         prop_assert_eq!(swept, plain, "{}", source);
     }
 }

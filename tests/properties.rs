@@ -210,9 +210,9 @@ proptest! {
 
 /// What `f` gives with rule games on the AST walker (and so the plain method) only.
 fn walked<T>(f: impl FnOnce() -> T) -> T {
-    grundy::eval::interpret_only(true);
+    grundy::interpret_only(true);
     let out = f();
-    grundy::eval::interpret_only(false);
+    grundy::interpret_only(false);
     out
 }
 

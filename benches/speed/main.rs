@@ -238,7 +238,7 @@ fn bench_limits() -> Limits {
 
 /// The best of `reps` runs of `source`, each in a fresh session, and what the last one printed.
 fn time_interpreter(source: &str, reps: usize, walker: bool) -> (Duration, String) {
-    grundy::eval::interpret_only(walker);
+    grundy::interpret_only(walker);
     let mut best = Duration::MAX;
     let mut printed = String::new();
     for _ in 0..reps {
@@ -257,7 +257,7 @@ fn time_interpreter(source: &str, reps: usize, walker: bool) -> (Duration, Strin
 /// One run of `source` in a fresh session (the prelude loaded before the measurement): its
 /// time and the growth of the peak of allocated bytes while it ran.
 fn interpreter_peak_memory(source: &str) -> (Duration, usize) {
-    grundy::eval::interpret_only(false);
+    grundy::interpret_only(false);
     let mut session = Session::new(bench_limits());
     let mut out = Vec::with_capacity(1024);
     let ((elapsed, result), peak) = peak_growth(|| {
