@@ -1,6 +1,7 @@
 //! Running checked programs: declarations, positions, queries and their answers.
 
 pub mod builtins;
+mod checks;
 mod explore;
 pub mod expr;
 mod function;
@@ -819,98 +820,6 @@ impl Interpreter {
             ppos,
         ))
     }
-
-    /// `check`: runs the condition for every binding, in order, and counts the cases that
-    /// fail, keeping the first few. Large sweeps spread over the workers (see [`sweep`]); the
-    /// result is the same.
-    fn check(&mut self, condition: &Expr, binders: &[Binder]) -> Result<String, Error> {
-        let tally = std::cell::RefCell::new(CheckTally::default());
-        let total = self.cases_total(binders);
-        let progress = self.engine.limits.progress.clone();
-        let reporter = progress.start("check", "cases", total);
-        let counted = || reporter.iter().for_each(|r| r.advance(1));
-        let threads = self.sweep_threads();
-        let mut pace = sweep::Pace::new(&self.engine.limits, threads);
-        let mut queued: Vec<Vec<Value>> = Vec::new();
-        // A worker settles a case that holds or fails; an error is run again here.
-        let work = |host: &mut sweep::SweepHost<'_>, values: &Vec<Value>| {
-            let mut eval = Eval::new(host);
-            bind(&mut eval, binders, values);
-            match check_case(&mut eval, condition, binders) {
-                Ok(failure) => {
-                    counted();
-                    sweep::Worked::Done(failure)
-                }
-                Err(_) => sweep::Worked::OpenAndStop,
-            }
-        };
-        let mut take = |this: &mut Interpreter, values: &Vec<Value>, settled| {
-            let failure = match settled {
-                Some(failure) => failure,
-                None => {
-                    let mut eval = Eval::new(this);
-                    bind(&mut eval, binders, values);
-                    let failure = check_case(&mut eval, condition, binders)?;
-                    counted();
-                    failure
-                }
-            };
-            tally.borrow_mut().count(failure);
-            Ok(Flow::Continue)
-        };
-        let swept = Eval::new(self).for_each(binders, &mut |eval| {
-            if !pace.spreading() {
-                let failure = check_case(eval, condition, binders)?;
-                counted();
-                tally.borrow_mut().count(failure);
-                return Ok(Flow::Continue);
-            }
-            let values = binders
-                .iter()
-                .map(|b| eval.lookup(&b.name.name).expect("bound"))
-                .collect();
-            queued.push(values);
-            if queued.len() < pace.batch() {
-                return Ok(Flow::Continue);
-            }
-            let this = eval
-                .host
-                .interpreter()
-                .expect("`check` runs on the interpreter");
-            let flow = this.run_batch(&mut pace, &queued, &work, &mut take);
-            queued.clear();
-            flow
-        });
-        // The cases queued before an error come first, as they would on one thread.
-        self.run_batch(&mut pace, &queued, &work, &mut take)?;
-        swept?;
-        reporter.into_iter().for_each(|r| r.complete());
-        let CheckTally {
-            cases,
-            failed,
-            shown,
-        } = tally.into_inner();
-        if failed == 0 {
-            return Ok(format!(
-                "check: {}",
-                plural(cases as usize, "case") + " held"
-            ));
-        }
-        let mut detail: Vec<String> = shown
-            .iter()
-            .map(|(bindings, sides)| format!("{bindings}: {sides}"))
-            .collect();
-        if failed > shown.len() as u64 {
-            detail.push(format!("... and {} more", failed - shown.len() as u64));
-        }
-        Err(Error::CheckFailed {
-            failed,
-            cases,
-            first: shown[0].0.clone(),
-            detail: detail.join("\n"),
-            span: condition.span,
-        })
-    }
 }
 
 /// A table's results, or for `ppos` the cells whose value is 0.
@@ -955,57 +864,6 @@ fn answer(results: Results, output: &Option<Output>) -> Result<String, Error> {
             Ok(format!("{text}\n{wrote}"))
         }
     }
-}
-
-/// Binds the binders of a `check` to the values of one case.
-fn bind<'a>(eval: &mut Eval<'_, 'a>, binders: &'a [Binder], values: &[Value]) {
-    for (binder, value) in binders.iter().zip(values) {
-        eval.push(&binder.name.name, value.clone());
-    }
-}
-
-/// A failed `check` shows at most this many counterexamples.
-const COUNTEREXAMPLES_SHOWN: usize = 3;
-
-/// The cases of a `check` so far: how many ran and failed, and the first failures (their
-/// bindings and the values of both sides).
-#[derive(Default)]
-struct CheckTally {
-    cases: u64,
-    failed: u64,
-    shown: Vec<(String, String)>,
-}
-
-impl CheckTally {
-    fn count(&mut self, failure: Option<(String, String)>) {
-        self.cases += 1;
-        if let Some(failure) = failure {
-            self.failed += 1;
-            if self.shown.len() < COUNTEREXAMPLES_SHOWN {
-                self.shown.push(failure);
-            }
-        }
-    }
-}
-
-/// Runs the condition of a `check` for the binding in `eval`: `None` when it holds, else the
-/// bindings and the values of both sides, as the failure shows them.
-fn check_case<'a>(
-    eval: &mut Eval<'_, 'a>,
-    condition: &'a Expr,
-    binders: &'a [Binder],
-) -> Result<Option<(String, String)>, Error> {
-    if eval.bool(condition)? {
-        return Ok(None);
-    }
-    let bindings: Vec<String> = binders
-        .iter()
-        .map(|b| {
-            let value = eval.lookup(&b.name.name).expect("bound");
-            format!("{} = {value}", b.name.name)
-        })
-        .collect();
-    Ok(Some((bindings.join(", "), explain(eval, condition))))
 }
 
 /// Says what an infinite value of a position of a loopy game is (a finite one reads as usual).
