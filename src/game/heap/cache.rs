@@ -408,7 +408,7 @@ fn read_file(
     let mut sequence = HeapSequence::new(rules.clone());
     let count = header.count as usize;
     let width = header.width;
-    let cap = limits.max_states.min(limits.max_memory / width);
+    let cap = limits.max_memory / width;
     let mut chunk = vec![0u8; (1 << 16) * width];
     let mut read = 0;
     while read < count {

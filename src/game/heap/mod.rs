@@ -97,12 +97,19 @@ impl HeapRules {
             return Structure::Unknown;
         }
         if self.ranges.contains(&every_smaller) {
-            let splits: Vec<Split> = (self.takes.iter().filter(|t| t.two))
-                .map(|t| Split {
-                    take: t.take as usize,
-                    unequal: t.unequal,
-                })
-                .collect();
+            // One split per take: an equal split includes the unequal one.
+            let mut splits: Vec<Split> = Vec::new();
+            for t in self.takes.iter().filter(|t| t.two) {
+                let take = t.take as usize;
+                match splits.iter_mut().find(|s| s.take == take) {
+                    Some(split) => split.unequal &= t.unequal,
+                    None => splits.push(Split {
+                        take,
+                        unequal: t.unequal,
+                    }),
+                }
+            }
+            splits.sort_by_key(|s| s.take);
             return if splits.is_empty() {
                 Structure::Nim
             } else {

@@ -236,3 +236,25 @@ fn a_resumed_sequence_continues_with_the_same_values() {
         .collect();
     assert_eq!(values, expected);
 }
+
+#[test]
+fn a_split_listed_twice_is_one_split_of_the_structure() {
+    let lasker = |takes: Vec<Take>| {
+        HeapRules {
+            takes,
+            ranges: vec![any(1)],
+        }
+        .structure()
+    };
+    let once = lasker(vec![take(0, 4, false)]);
+    assert_eq!(lasker(vec![take(0, 4, false), take(0, 4, true)]), once);
+    assert_eq!(lasker(vec![take(0, 4, true), take(0, 4, false)]), once);
+    assert_eq!(
+        lasker(vec![take(0, 4, true), take(0, 4, true)]),
+        lasker(vec![take(0, 4, true)])
+    );
+    assert_eq!(
+        lasker(vec![take(2, 4, true), take(0, 4, false)]),
+        lasker(vec![take(0, 4, false), take(2, 4, true)])
+    );
+}
