@@ -723,14 +723,14 @@ fn cases(quick: bool) -> Vec<Case> {
 /// The notes' Nim task on their largest input (200,000 heaps up to 10^18, 2,000 with
 /// `--quick`), written to a file that both read: `let h = read(...)` then `statement`, against
 /// [`baselines::notes_nim`].
-/// The outcome of a misère sum of Kayles heaps, searched on the whole sum, against a plain
-/// memoized search.
+/// The misère Grundy value of a sum of Kayles heaps, searched on the whole sum (the quotient
+/// gives outcomes only), against a plain memoized search of the same value.
 fn misere_kayles(heaps: &'static [u8]) -> Case {
     let written: Vec<String> = heaps.iter().map(|h| format!("kayles[{h}]")).collect();
     let written = written.join(" + ");
     Case {
         name: format!("misère {written}"),
-        source: format!("outcome misere {written}"),
+        source: format!("grundy misere {written}"),
         reps: 1,
         walker: false,
         heaps: None,
