@@ -222,12 +222,7 @@ fn sequence_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
             output,
         });
     }
-    let misere = first.as_rule() == Rule::kw_misere;
-    let game = if misere {
-        game_expr(next(&mut parts))?
-    } else {
-        game_expr(first)?
-    };
+    let (misere, game) = misere_and_game(first, &mut parts)?;
     let range = expr(next(&mut parts))?;
     let output = output(parts.next())?;
     Ok(StmtKind::Sequence {
@@ -266,12 +261,7 @@ fn table_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
             output,
         });
     }
-    let misere = first.as_rule() == Rule::kw_misere;
-    let game = if misere {
-        game_expr(next(&mut parts))?
-    } else {
-        game_expr(first)?
-    };
+    let (misere, game) = misere_and_game(first, &mut parts)?;
     let rows = expr(next(&mut parts))?;
     let cols = expr(next(&mut parts))?;
     let output = output(parts.next())?;
@@ -292,6 +282,18 @@ fn table_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
             output,
         }
     })
+}
+
+/// An optional `misere` (already read as `first`) and the game after it.
+fn misere_and_game<'i>(
+    first: Pair<'i, Rule>,
+    parts: &mut impl Iterator<Item = Pair<'i, Rule>>,
+) -> Result<(bool, Expr)> {
+    if first.as_rule() == Rule::kw_misere {
+        Ok((true, game_expr(next(parts))?))
+    } else {
+        Ok((false, game_expr(first)?))
+    }
 }
 
 /// `EXPR for n in R` (`swept_value`) or `EXPR for a in R, b in S` (`swept_grid`): the
