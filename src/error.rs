@@ -164,7 +164,7 @@ pub enum Error {
     #[error("the game loops: a move returns to an earlier position")]
     #[diagnostic(
         code(grundy::loops),
-        help("the loop is {cycle}; under normal play `grundy`, `outcome`, `sequence`, `table` and `ppos` give generalized values, but misère play, `genus` and `period` need a game without loops")
+        help("the loop is {cycle}; under normal play `grundy`, `outcome`, `sequence`, `table`, `ppos` and `period` (apparent) give generalized values, but misère play and `genus` need a game without loops")
     )]
     Loop {
         cycle: String,

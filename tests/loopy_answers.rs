@@ -174,3 +174,190 @@ fn moves_of_an_infinite_position_say_so_instead_of_a_mex() {
 fn dot_of_a_loopy_game_labels_infinite_values() {
     insta::assert_snapshot!(run("dot back[1]"));
 }
+
+/// A heap game with infinite values that have finite options: heaps 1 and 2 move to each other
+/// (a draw), a heap of 3 or more may take 3 or 4; and a game of two counters whose first is
+/// such a heap, and whose second may go down by 1.
+const ESCAPE: &str = "game esc on n { if n == 1 { n += 1 }; if n == 2 { n -= 1 }; \
+    if n >= 3 { n -= 3 }; if n >= 4 { n -= 4 } }\n\
+    game hop2 on (a, b) { if a == 1 { a += 1 }; if a == 2 { a -= 1 }; if a >= 3 { a -= 3 }; \
+    if a >= 4 { a -= 4 }; if b > 0 { b -= 1 } }\n";
+
+fn esc(n: &i64) -> Vec<i64> {
+    let mut out = Vec::new();
+    match n {
+        1 => out.push(2),
+        2 => out.push(1),
+        _ => {}
+    }
+    out.extend([3, 4].iter().filter(|&&t| *n >= t).map(|t| n - t));
+    out
+}
+
+fn hop2(&(a, b): &(i64, i64)) -> Vec<(i64, i64)> {
+    let mut out = Vec::new();
+    match a {
+        1 => out.push((2, b)),
+        2 => out.push((1, b)),
+        _ => {}
+    }
+    out.extend([3, 4].iter().filter(|&&t| a >= t).map(|t| (a - t, b)));
+    if b > 0 {
+        out.push((a, b - 1));
+    }
+    out
+}
+
+/// Each state's generalized value as the CSV of a result writes it: the value, or for an
+/// infinite one `"inf{K}"` with K the finite values of its options.
+fn csv_values<S: Clone + Eq + std::hash::Hash>(
+    states: &[S],
+    moves: impl Fn(&S) -> Vec<S>,
+) -> Vec<String> {
+    let truth = labels(states, &moves);
+    states
+        .iter()
+        .map(|s| match truth[s] {
+            Some(v) => v.to_string(),
+            None => {
+                let mut k: Vec<u64> = moves(s).iter().filter_map(|o| truth[o]).collect();
+                k.sort_unstable();
+                k.dedup();
+                let k: Vec<String> = k.iter().map(u64::to_string).collect();
+                format!("\"inf{{{}}}\"", k.join(","))
+            }
+        })
+        .collect()
+}
+
+fn run_escape(statements: &str) -> String {
+    grundy::run_to_string("escape.game", &format!("{ESCAPE}{statements}"))
+        .unwrap_or_else(|e| panic!("{statements}: {e}"))
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
+
+#[test]
+fn infinite_values_in_a_sequence_are_shown_and_saved() {
+    let heaps: Vec<i64> = (0..=40).collect();
+    let expected = csv_values(&heaps, esc);
+    assert!(expected.iter().any(|v| v == "\"inf{0}\""), "{expected:?}");
+    let csv = scratch("esc.csv");
+    let json = scratch("esc.json");
+    run_escape(&format!(
+        "sequence esc 0..=40 to {:?}\nsequence esc 0..=6 to {:?}",
+        csv.display().to_string(),
+        json.display().to_string()
+    ));
+    let saved = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = saved.lines();
+    assert_eq!(lines.next(), Some("n,value"));
+    let rows: Vec<String> = lines.map(str::to_string).collect();
+    let wanted: Vec<String> = (heaps.iter().zip(&expected))
+        .map(|(n, v)| format!("{n},{v}"))
+        .collect();
+    assert_eq!(rows, wanted);
+    // JSON: a number, or {"infinite": [K]}.
+    let json_values: Vec<String> = expected[..7]
+        .iter()
+        .map(|v| match v.strip_prefix("\"inf{") {
+            Some(k) => format!(
+                "{{\"infinite\": [{}]}}",
+                k.trim_end_matches("}\"").replace(',', ", ")
+            ),
+            None => v.clone(),
+        })
+        .collect();
+    let saved = std::fs::read_to_string(&json).unwrap();
+    assert!(
+        saved.contains(&format!("\"values\": [{}]", json_values.join(", "))),
+        "{saved}"
+    );
+    // The printed layout: every value in a column of the same width.
+    insta::assert_snapshot!(run_escape("sequence esc 0..=25"));
+}
+
+#[test]
+fn infinite_values_in_a_table_are_shown_and_saved() {
+    let cells: Vec<(i64, i64)> = (0..10).flat_map(|a| (0..6).map(move |b| (a, b))).collect();
+    let expected = csv_values(&cells, hop2);
+    let csv = scratch("hop2.csv");
+    run_escape(&format!(
+        "table hop2 0..10, 0..6 to {:?}",
+        csv.display().to_string()
+    ));
+    let saved = std::fs::read_to_string(&csv).unwrap();
+    let wanted: Vec<String> = (cells.iter().zip(&expected))
+        .map(|((a, b), v)| format!("{a},{b},{v}"))
+        .collect();
+    assert_eq!(saved.lines().skip(1).collect::<Vec<_>>(), wanted);
+    let p_positions = expected.iter().filter(|v| *v == "0").count();
+    let ppos = run_escape("ppos hop2 0..10, 0..6");
+    assert!(
+        ppos.starts_with(&format!("{p_positions} P-positions of hop2")),
+        "{ppos}"
+    );
+    insta::assert_snapshot!(run_escape("table hop2 0..8, 0..4"));
+}
+
+/// The shortest exact period of `values` by the definition, with the rule of an apparent
+/// period (held over at least 3 periods and 12 values, and more than the preperiod plus 3
+/// periods).
+fn apparent_period(values: &[String]) -> Option<(usize, usize)> {
+    let len = values.len();
+    (1..=len / 3).find_map(|p| {
+        let mut n0 = len - p;
+        while n0 > 0 && values[n0 - 1] == values[n0 - 1 + p] {
+            n0 -= 1;
+        }
+        let stretch = len - n0;
+        (stretch >= 3 * p.max(4) && stretch > n0 + 3 * p).then_some((n0, p))
+    })
+}
+
+#[test]
+fn period_of_a_loopy_game_is_the_apparent_period_of_its_generalized_values() {
+    let heaps: Vec<i64> = (0..64).collect();
+    let (n0, p) = apparent_period(&csv_values(&heaps, esc)).unwrap();
+    let answer = run_escape("period esc");
+    assert_eq!(
+        answer.trim_end(),
+        format!(
+            "esc: preperiod {n0}, period {p} (apparent, not proved: the generalized values of a \
+             loopy game, which no theorem covers; seen on heaps 0..64)"
+        )
+    );
+    // A game whose values settle only late: the window grows until a period shows.
+    let late = "game late on n { for k in 1..=min(n, 5) { n -= k }; if n % 7 == 3 { n += 2 }; \
+                if n % 11 == 5 { n += 1 } }\nperiod late";
+    let moves = |n: &i64| {
+        let mut out: Vec<i64> = (1..=(*n).min(5)).map(|k| n - k).collect();
+        if n % 7 == 3 {
+            out.push(n + 2);
+        }
+        if n % 11 == 5 {
+            out.push(n + 1);
+        }
+        out
+    };
+    let heaps: Vec<i64> = (0..64).collect();
+    let (n0, p) = apparent_period(&csv_values(&heaps, moves)).unwrap();
+    let answer = grundy::run_to_string("late.game", late).unwrap();
+    assert!(
+        answer.starts_with(&format!("late: preperiod {n0}, period {p} (apparent")),
+        "{answer}"
+    );
+}
+
+#[test]
+fn period_of_a_loopy_game_that_splits_heaps_says_why_it_has_none() {
+    let text = grundy::run_to_string(
+        "split.game",
+        "game s on n { if n >= 2 { n = [1, n - 1] }; if n == 1 { n += 1 } }\nperiod s",
+    )
+    .unwrap_err();
+    assert!(text.contains("grundy::"), "{text}");
+    insta::assert_snapshot!(text);
+}

@@ -202,3 +202,106 @@ fn pictures_of_expressions_name_the_expression_and_its_indices() {
     .unwrap_err();
     assert!(negative.contains("the value -5 (at n = 0)"), "{negative}");
 }
+
+/// A loopy heap game: heaps 1 and 2 move to each other, a heap of 3 or more takes 3 or 4.
+const ESCAPE: &str = "game esc on n { if n == 1 { n += 1 }; if n == 2 { n -= 1 }; \
+    if n >= 3 { n -= 3 }; if n >= 4 { n -= 4 } }\n";
+
+/// The moves of `esc` from heap `n`.
+fn esc_moves(n: usize) -> Vec<usize> {
+    let mut out = match n {
+        1 => vec![2],
+        2 => vec![1],
+        _ => Vec::new(),
+    };
+    out.extend([3, 4].iter().filter(|&&t| n >= t).map(|t| n - t));
+    out
+}
+
+/// Which of the states `0..states` (closed under `moves`) have an infinite value, by Smith's
+/// retrograde labelling written here: in round `i`, a state is labelled `i` while none of its
+/// options is and every option not labelled has an option labelled `i`; then every state left
+/// with no option labelled `i` is infinite.
+fn infinite_states(states: usize, moves: impl Fn(usize) -> Vec<usize>) -> Vec<bool> {
+    let heaps = states;
+    let mut label: Vec<Option<u64>> = vec![None; heaps];
+    let mut infinite = vec![false; heaps];
+    let mut i = 0;
+    while (0..heaps).any(|u| label[u].is_none() && !infinite[u]) {
+        let has = |label: &[Option<u64>], v: usize| moves(v).iter().any(|&w| label[w] == Some(i));
+        loop {
+            let mut changed = false;
+            for u in 0..heaps {
+                if label[u].is_some() || infinite[u] || has(&label, u) {
+                    continue;
+                }
+                let decided = moves(u)
+                    .iter()
+                    .all(|&v| label[v].is_some() || has(&label, v));
+                if decided {
+                    label[u] = Some(i);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for u in 0..heaps {
+            if label[u].is_none() && !infinite[u] && !has(&label, u) {
+                infinite[u] = true;
+            }
+        }
+        i += 1;
+    }
+    infinite
+}
+
+#[test]
+fn infinite_values_are_drawn_apart_and_named() {
+    let svg_path = scratch("esc.svg");
+    run(&format!(
+        "{ESCAPE}plot sequence esc 0..=60 to {:?}",
+        svg_path.display().to_string()
+    ));
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    let infinite = infinite_states(61, esc_moves)
+        .iter()
+        .filter(|&&i| i)
+        .count();
+    assert!(infinite > 10);
+    // A red cross (two lines) for each infinite value, and one in the legend.
+    let red_lines = svg.matches("stroke=\"#FF0000\"").count();
+    assert_eq!(red_lines, 2 * (infinite + 1));
+    assert_eq!(svg.matches("<circle").count(), 61 - infinite);
+    let texts = texts(&svg);
+    for wanted in ["∞", "infinite value (∞): a loopy game&apos;s position"] {
+        assert!(
+            texts.iter().any(|t| t == wanted),
+            "no {wanted:?} in {texts:?}"
+        );
+    }
+    // A table: a grey cell for each infinite value, and a grey band marked ∞ in the colour bar.
+    let table_path = scratch("esc_table.svg");
+    run(&format!(
+        "{ESCAPE}game twice on (a, b) {{ if a == 1 {{ a += 1 }}; if a == 2 {{ a -= 1 }}; \
+         if a >= 3 {{ a -= 3 }}; if a >= 4 {{ a -= 4 }}; if b > 0 {{ b -= 1 }} }}\n\
+         plot table twice 0..3, 0..20 to {:?}",
+        table_path.display().to_string()
+    ));
+    let svg = std::fs::read_to_string(&table_path).unwrap();
+    // Cell (a, b) is state 20 a + b; a < 3 never takes 3 or 4.
+    let twice = |s: usize| {
+        let (a, b) = (s / 20, s % 20);
+        let mut out: Vec<usize> = esc_moves(a).iter().map(|a| 20 * a + b).collect();
+        if b > 0 {
+            out.push(s - 1);
+        }
+        out
+    };
+    let infinite = infinite_states(60, twice).iter().filter(|&&i| i).count();
+    assert!(infinite > 0 && infinite < 60);
+    let grey = svg.matches("fill=\"#BEBEBE\"").count();
+    assert_eq!(grey, infinite + 1);
+    assert!(self::texts(&svg).iter().any(|t| t == "∞"));
+}

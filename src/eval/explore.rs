@@ -5,24 +5,34 @@ use std::fmt::Write as _;
 use rustc_hash::FxHashMap;
 
 use super::expr::{solve_error, Eval};
-use super::value::PositionValue;
+use super::misere::heap;
+use super::value::{GameValue, PositionValue};
 use super::Interpreter;
 use crate::error::Error;
-use crate::game::{Part, Position};
+use crate::game::loopy::GValue;
+use crate::game::{period, Part, Position, SolveError};
 use crate::span::Span;
 use crate::syntax::ast::{Expr, Plot};
 
 /// The most positions `dot` draws.
 const DOT_LIMIT: usize = 500;
 
+/// The heaps of a loopy game in which `period` looks for a period first, and the most it looks
+/// at (labelling `n` heaps takes time about `n` squared).
+const LOOPY_FIRST_WINDOW: usize = 64;
+const LOOPY_PERIOD_HEAPS: usize = 4096;
+
 impl Interpreter {
     pub(super) fn period(&mut self, game_expr: &Expr) -> Result<String, Error> {
         let game = self.heap_game(game_expr, "period")?;
         let span = game_expr.span;
-        let analysis = self
-            .engine
-            .analyse(game.id)
-            .map_err(|e| solve_error(e, span))?;
+        if self.engine.is_loopy(game.id) {
+            return self.loopy_period(&game, span);
+        }
+        let analysis = match self.engine.analyse(game.id) {
+            Err(SolveError::Loop(_)) => return self.loopy_period(&game, span),
+            analysis => analysis.map_err(|e| solve_error(e, span))?,
+        };
         let looked = analysis.looked;
         let Some(period) = analysis.period else {
             let why = analysis
@@ -59,6 +69,56 @@ impl Interpreter {
             " (apparent, not proved: {unproved}; seen on heaps 0..{looked}{why})"
         );
         Ok(text)
+    }
+
+    /// `period` of a loopy game: the shortest exact repetition of its generalized values (an
+    /// infinite value repeats only as the same infinite value), looked for in heaps `0..64`, then
+    /// in a window that doubles while none shows, up to [`LOOPY_PERIOD_HEAPS`] or a limit. Always
+    /// apparent: no theorem proves a period of generalized values.
+    fn loopy_period(&mut self, game: &GameValue, span: Span) -> Result<String, Error> {
+        let cap = LOOPY_PERIOD_HEAPS.min(self.engine.limits.max_states);
+        let mut values: Vec<GValue> = Vec::new();
+        let mut len = LOOPY_FIRST_WINDOW.min(cap);
+        let mut stopped = None;
+        loop {
+            // The top heap first: labelling it labels every heap below that it reaches, at once.
+            // Its error, if any, comes again below at the heap where it starts.
+            if let Err(SolveError::Interrupted) =
+                self.engine.part_gvalue(&heap(game.id, len as i64 - 1))
+            {
+                return Err(Error::Interrupted);
+            }
+            while values.len() < len && stopped.is_none() {
+                match self.engine.part_gvalue(&heap(game.id, values.len() as i64)) {
+                    Ok(value) => values.push(value),
+                    // Past the heaps whose reachable positions the limits hold, no more values.
+                    Err(SolveError::StateLimit(_)) if !values.is_empty() => {
+                        stopped = Some("stopped by the state limit")
+                    }
+                    Err(SolveError::MemoryLimit(_)) if !values.is_empty() => {
+                        stopped = Some("stopped by the memory limit")
+                    }
+                    Err(e) => return Err(solve_error(e, span)),
+                }
+            }
+            let looked = values.len();
+            let why = stopped.map_or(String::new(), |why| format!("; {why}"));
+            if let Some(found) = period::find_repeating(&values) {
+                return Ok(format!(
+                    "{}: preperiod {}, period {} (apparent, not proved: the generalized values of \
+                     a loopy game, which no theorem covers; seen on heaps 0..{looked}{why})",
+                    game.display, found.preperiod, found.period
+                ));
+            }
+            if stopped.is_some() || len >= cap {
+                return Ok(format!(
+                    "{}: no period found in heaps 0..{looked} (the generalized values of a loopy \
+                     game{why})",
+                    game.display
+                ));
+            }
+            len = (len * 2).min(cap);
+        }
     }
 
     pub(super) fn compare(

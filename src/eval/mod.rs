@@ -24,7 +24,7 @@ use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use rustc_hash::FxHashMap;
 
 use self::expr::{plural, solve_error, Eval, Flow, Host};
-use self::results::Results;
+use self::results::{Entry, Results};
 use self::rules::RuleGame;
 use self::types::{GlobalTypes, Ty};
 use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
@@ -635,20 +635,27 @@ impl Interpreter {
             .limits
             .progress
             .start("sequence", "heaps", total);
+        let mut primed = misere;
         for n in start..=last.max(start - 1) {
             progress
                 .iter()
                 .for_each(|p| p.set_done(values.len() as u64));
+            if !primed && n < last && self.engine.is_loopy(id) {
+                // The last heap first: labelling a loopy game from it labels every heap below
+                // that it reaches, at once. Its error, if any, comes again at its heap.
+                primed = true;
+                let _ = self.part_gvalue_at(&misere::heap(id, last), range.span);
+            }
             let part = Part {
                 game: id,
                 state: Box::new([n]),
             };
             let value = if misere {
-                self.misere_value_at(part, range.span)?
+                GValue::Finite(self.misere_value_at(part, range.span)?)
             } else {
-                self.part_value_at(&part, range.span)?
+                self.part_gvalue_at(&part, range.span)?
             };
-            values.push(value as i64);
+            values.push(Entry::of(value));
         }
         progress.into_iter().for_each(|p| p.complete());
         let convention = if misere { "misere " } else { "" };
@@ -678,14 +685,21 @@ impl Interpreter {
     /// The value of one component, for the sweeps of `sequence`, `table`, `compare` and `plot`,
     /// which stop here when Ctrl-C is pressed.
     pub(crate) fn part_value_at(&mut self, part: &Part, span: Span) -> Result<u64, Error> {
+        match self.part_gvalue_at(part, span)? {
+            GValue::Finite(v) => Ok(v),
+            GValue::Infinite(_) => Err(Error::InfiniteValue { span }),
+        }
+    }
+
+    /// The generalized value of one component (infinite for some positions of a loopy game),
+    /// for the sweeps of `sequence`, `table` and `plot`.
+    pub(crate) fn part_gvalue_at(&mut self, part: &Part, span: Span) -> Result<GValue, Error> {
         if self.interrupted() {
             return Err(Error::Interrupted);
         }
-        match self.engine.part_gvalue(part) {
-            Ok(GValue::Finite(v)) => Ok(v),
-            Ok(GValue::Infinite(_)) => Err(Error::InfiniteValue { span }),
-            Err(e) => Err(solve_error(e, span)),
-        }
+        self.engine
+            .part_gvalue(part)
+            .map_err(|e| solve_error(e, span))
     }
 
     /// The misère Grundy value of one component, for `sequence misere` and `table misere`.
@@ -699,8 +713,8 @@ impl Interpreter {
             .map_err(|e| solve_error(e, span))
     }
 
-    /// The values of a two-counter game over two ranges, one row per value of the first counter;
-    /// with `misere`, its misère values, one cell after another on this thread (misère sums are
+    /// The values of a two-counter game over two ranges, one row per value of the first counter
+    /// (generalized values, for a loopy game); with `misere`, its misère values, one cell after another on this thread (misère sums are
     /// searched on the main thread only), each reusing what the cells before it found.
     pub(crate) fn grid(
         &mut self,
@@ -709,7 +723,7 @@ impl Interpreter {
         cols: &Expr,
         misere: bool,
         what: &str,
-    ) -> Result<Vec<Vec<u64>>, Error> {
+    ) -> Result<Vec<Vec<Entry>>, Error> {
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
         let span = rows.span.to(cols.span);
@@ -730,10 +744,10 @@ impl Interpreter {
             for a in r0..=r1 {
                 for b in c0..=c1 {
                     let part = self.engine.part(id, vec![a, b]);
-                    values.push(self.misere_value_at(part, span)?);
+                    values.push(Entry::Int(self.misere_value_at(part, span)? as i64));
                 }
             }
-            return Ok(values.chunks(width).map(<[u64]>::to_vec).collect());
+            return Ok(values.chunks(width).map(<[Entry]>::to_vec).collect());
         }
         let mut values = Vec::new();
         let mut queued: Vec<[i64; 2]> = Vec::new();
@@ -744,21 +758,17 @@ impl Interpreter {
             match host.engine.part_value(&part) {
                 Ok(v) => {
                     reporter.iter().for_each(|r| r.advance(1));
-                    sweep::Worked::Done(v)
+                    sweep::Worked::Done(Entry::Int(v as i64))
                 }
                 Err(_) => sweep::Worked::Open,
             }
         };
-        let mut take = |this: &mut Interpreter, &[a, b]: &[i64; 2], settled: Option<u64>| {
+        let mut take = |this: &mut Interpreter, &[a, b]: &[i64; 2], settled: Option<Entry>| {
             let v = match settled {
                 Some(v) => v,
                 None => {
                     let part = this.engine.part(id, vec![a, b]);
-                    // For `ppos`, an infinite value is a cell that is not a P-position.
-                    let v = match this.part_value_at(&part, span) {
-                        Err(Error::InfiniteValue { .. }) if what == "ppos" => u64::MAX,
-                        v => v?,
-                    };
+                    let v = Entry::of(this.part_gvalue_at(&part, span)?);
                     reporter.iter().for_each(|r| r.advance(1));
                     v
                 }
@@ -781,7 +791,7 @@ impl Interpreter {
         }
         self.run_batch(&mut pace, &queued, &work, &mut take)?;
         reporter.into_iter().for_each(|r| r.complete());
-        Ok(values.chunks(width).map(<[u64]>::to_vec).collect())
+        Ok(values.chunks(width).map(<[Entry]>::to_vec).collect())
     }
 
     fn table(
@@ -807,10 +817,6 @@ impl Interpreter {
             start,
             last,
         };
-        let grid = grid
-            .into_iter()
-            .map(|line| line.into_iter().map(|v| v as i64).collect())
-            .collect();
         let convention = if misere { "misere " } else { "" };
         Ok(tabulated(
             format!("{convention}{}", game.display),
@@ -822,12 +828,13 @@ impl Interpreter {
     }
 }
 
-/// A table's results, or for `ppos` the cells whose value is 0.
+/// A table's results, or for `ppos` the cells whose value is 0 (an infinite value is no
+/// P-position).
 fn tabulated(
     label: String,
     rows: results::Axis,
     cols: results::Axis,
-    grid: Vec<Vec<i64>>,
+    grid: Vec<Vec<Entry>>,
     ppos: bool,
 ) -> Results {
     if !ppos {
@@ -840,8 +847,8 @@ fn tabulated(
     }
     let mut found = Vec::new();
     for (i, line) in grid.iter().enumerate() {
-        for (j, &v) in line.iter().enumerate() {
-            if v == 0 {
+        for (j, v) in line.iter().enumerate() {
+            if *v == Entry::Int(0) {
                 found.push((rows.start + i as i64, cols.start + j as i64));
             }
         }

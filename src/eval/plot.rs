@@ -1,6 +1,8 @@
 //! Pictures of Grundy values: a sequence as points (value against heap), a two-counter game
 //! as a colour map with a colour bar. Each has a title (the game and its range), axes with
-//! ticks and their names. PNG, or SVG when the file name ends in `.svg`; the text is drawn with
+//! ticks and their names. An infinite value of a loopy game is drawn apart: in a sequence, a red
+//! cross on a row of its own above the values, marked `∞` and named in a legend; in a table, a
+//! grey cell, whose band at the top of the colour bar is marked `∞`. PNG, or SVG when the file name ends in `.svg`; the text is drawn with
 //! DejaVu Sans, shipped inside the binary (`assets/fonts`), so no system font is needed.
 
 use std::sync::Once;
@@ -9,7 +11,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::expr::Eval;
-use super::results::Results;
+use super::results::{Entry, Results};
 use super::value::Shape;
 use super::Interpreter;
 use crate::error::Error;
@@ -106,33 +108,65 @@ fn side(interp: &mut Interpreter, expr: &Expr) -> Result<u32, Error> {
     Ok(pixels as u32)
 }
 
-/// What a picture shows: the values, where they start, and the names of its axes (the index
-/// and the value of a sequence; the rows and columns of a table).
+/// What a picture shows: the values (`None` for an infinite value), where they start, and the
+/// names of its axes (the index and the value of a sequence; the rows and columns of a table).
 enum Picture {
     Sequence {
         title: String,
         start: i64,
-        values: Vec<u64>,
+        values: Vec<Option<u64>>,
         names: (String, String),
     },
     Table {
         title: String,
         rows: i64,
         cols: i64,
-        grid: Vec<Vec<u64>>,
+        grid: Vec<Vec<Option<u64>>>,
         names: (String, String),
     },
 }
 
-/// A value that a picture can show: from 0 up.
-fn shown(v: i64, at: String, span: Span) -> Result<u64, Error> {
-    u64::try_from(v).map_err(|_| {
-        Error::invalid(
-            format!("a picture of the value {v} (at {at})"),
-            span,
-            "a picture shows values from 0 up: plot the expression plus a constant",
-        )
-    })
+/// A value that a picture can show: from 0 up, or infinite (`None`).
+fn shown(v: &Entry, at: impl FnOnce() -> String, span: Span) -> Result<Option<u64>, Error> {
+    match v {
+        Entry::Infinite(_) => Ok(None),
+        &Entry::Int(v) => u64::try_from(v).map(Some).map_err(|_| {
+            Error::invalid(
+                format!("a picture of the value {v} (at {})", at()),
+                span,
+                "a picture shows values from 0 up: plot the expression plus a constant",
+            )
+        }),
+    }
+}
+
+/// The colour of an infinite value in a table.
+const INFINITE_CELL: RGBColor = RGBColor(190, 190, 190);
+
+/// The mark of an infinite value in a sequence.
+fn infinite_mark(at: (i64, i64), size: i32) -> Cross<(i64, i64), i32> {
+    Cross::new(at, size, RED.stroke_width(2))
+}
+
+/// The tick labels of a value axis whose row `infinite` (if any) holds the infinite values: none
+/// from that row up (the row is marked `∞` by [`mark_infinite`]).
+fn value_label(v: &i64, infinite: Option<i64>) -> String {
+    match infinite {
+        Some(row) if *v >= row => String::new(),
+        _ => v.to_string(),
+    }
+}
+
+/// Writes `∞` left of the pixel `at` (the left end of the row of infinite values, or the right
+/// edge of the colour bar's band of them, then `right` is true and it goes to the right).
+fn mark_infinite<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    at: (i32, i32),
+    right: bool,
+) -> Result<(), String> {
+    let x = if right { at.0 + 8 } else { at.0 - 24 };
+    let text = Text::new("∞", (x, at.1 - 13), (FONT, 24));
+    area.draw(&text).map_err(|e| e.to_string())
 }
 
 fn sequence(interp: &mut Interpreter, game: &Expr, range: &Expr) -> Result<Picture, Error> {
@@ -141,13 +175,11 @@ fn sequence(interp: &mut Interpreter, game: &Expr, range: &Expr) -> Result<Pictu
     interp.bound_size(last as i128 - start as i128 + 1, "this plot", range.span)?;
     let mut values = Vec::new();
     for n in start..=last {
-        values.push(interp.part_value_at(
-            &Part {
-                game: game.id,
-                state: Box::new([n]),
-            },
-            range.span,
-        )?);
+        let part = Part {
+            game: game.id,
+            state: Box::new([n]),
+        };
+        values.push(interp.part_gvalue_at(&part, range.span)?.finite());
     }
     Ok(Picture::Sequence {
         title: format!("{}: Grundy values of heaps {start}..={last}", game.display),
@@ -166,6 +198,10 @@ fn table(
     let game_value = interp.tuple_game(game, "plot table")?;
     debug_assert_eq!(game_value.shape, Shape::Tuple(2));
     let grid = interp.grid(&game_value, rows, cols, false, "plot")?;
+    let grid = grid
+        .into_iter()
+        .map(|line| line.into_iter().map(|v| shown_entry(&v)).collect())
+        .collect();
     let (r0, r1) = interp.finite_range(rows)?;
     let (c0, c1) = interp.finite_range(cols)?;
     Ok(Picture::Table {
@@ -180,9 +216,20 @@ fn table(
     })
 }
 
-/// The colour of a value in a table, `top` the largest: 0 (the P-positions) black, then from
-/// blue to red.
-fn colour(v: u64, top: u64) -> RGBAColor {
+/// A value of a game's table: never negative.
+fn shown_entry(v: &Entry) -> Option<u64> {
+    match v {
+        &Entry::Int(v) => Some(v.unsigned_abs()),
+        Entry::Infinite(_) => None,
+    }
+}
+
+/// The colour of a value in a table, `top` the largest finite one: 0 (the P-positions) black,
+/// then from blue to red; an infinite value grey.
+fn colour(v: Option<u64>, top: u64) -> RGBAColor {
+    let Some(v) = v else {
+        return INFINITE_CELL.to_rgba();
+    };
     if v == 0 {
         BLACK.to_rgba()
     } else {
@@ -204,12 +251,9 @@ impl Picture {
                 title: format!("{label}, {} = {}..={}", axis.name, axis.start, axis.last),
                 start: axis.start,
                 values: (values.iter().enumerate())
-                    .map(|(i, &v)| {
-                        shown(
-                            v,
-                            format!("{} = {}", axis.name, axis.start + i as i64),
-                            span,
-                        )
+                    .map(|(i, v)| {
+                        let at = || format!("{} = {}", axis.name, axis.start + i as i64);
+                        shown(v, at, span)
                     })
                     .collect::<Result<_, _>>()?,
                 names: (axis.name, "value".into()),
@@ -223,9 +267,9 @@ impl Picture {
                 let mut shown_grid = Vec::with_capacity(grid.len());
                 for (i, line) in grid.iter().enumerate() {
                     let mut shown_line = Vec::with_capacity(line.len());
-                    for (j, &v) in line.iter().enumerate() {
+                    for (j, v) in line.iter().enumerate() {
                         let (a, b) = (rows.start + i as i64, cols.start + j as i64);
-                        let at = format!("{} = {a}, {} = {b}", rows.name, cols.name);
+                        let at = || format!("{} = {a}, {} = {b}", rows.name, cols.name);
                         shown_line.push(shown(v, at, span)?);
                     }
                     shown_grid.push(shown_line);
@@ -269,28 +313,51 @@ impl Picture {
                 names,
             } => {
                 let last = start + values.len().max(1) as i64 - 1;
-                let top = values.iter().copied().max().unwrap_or(0).max(1) as i64;
+                let top = values.iter().flatten().copied().max().unwrap_or(0).max(1) as i64;
+                // The infinite values, if any, on a row of their own above the finite ones.
+                let infinite = values.contains(&None).then_some(top + 1);
                 let mut chart = ChartBuilder::on(area)
                     .caption(title, (FONT, 24))
                     .margin(16)
                     .x_label_area_size(50)
                     .y_label_area_size(60)
-                    .build_cartesian_2d(*start..last + 1, 0..top + 1)
+                    .build_cartesian_2d(*start..last + 1, 0..infinite.unwrap_or(top) + 1)
                     .map_err(fail)?;
                 chart
                     .configure_mesh()
                     .light_line_style(WHITE)
                     .x_desc(&names.0)
                     .y_desc(&names.1)
+                    .y_label_formatter(&|v| value_label(v, infinite))
                     .label_style((FONT, 15))
                     .axis_desc_style((FONT, 17))
                     .draw()
                     .map_err(fail)?;
                 let radius = if values.len() > 400 { 2 } else { 3 };
-                let points = values.iter().enumerate().map(|(i, &v)| {
-                    Circle::new((start + i as i64, v as i64), radius, BLUE.filled())
+                let at = |i: usize| start + i as i64;
+                let points = (values.iter().enumerate()).filter_map(|(i, v)| {
+                    Some(Circle::new((at(i), (*v)? as i64), radius, BLUE.filled()))
                 });
                 chart.draw_series(points).map_err(fail)?;
+                if let Some(row) = infinite {
+                    mark_infinite(area, chart.backend_coord(&(*start, row)), false)?;
+                    let marks = (values.iter().enumerate())
+                        .filter(|(_, v)| v.is_none())
+                        .map(|(i, _)| infinite_mark((at(i), row), radius + 2));
+                    chart
+                        .draw_series(marks)
+                        .map_err(fail)?
+                        .label("infinite value (∞): a loopy game's position")
+                        .legend(|(x, y)| Cross::new((x + 10, y), 5, RED.stroke_width(2)));
+                    chart
+                        .configure_series_labels()
+                        .position(SeriesLabelPosition::UpperRight)
+                        .background_style(WHITE.mix(0.9))
+                        .border_style(BLACK)
+                        .label_font((FONT, 15))
+                        .draw()
+                        .map_err(fail)?;
+                }
             }
             Picture::Table {
                 title,
@@ -299,7 +366,10 @@ impl Picture {
                 grid,
                 names,
             } => {
-                let top = grid.iter().flatten().copied().max().unwrap_or(0);
+                let top = grid.iter().flatten().flatten().copied().max().unwrap_or(0);
+                // The band of the infinite values, if any, at the top of the colour bar.
+                let infinite = grid.iter().flatten().any(Option::is_none);
+                let infinite_band = infinite.then_some(top as i64 + 1);
                 let height = grid.first().map_or(0, Vec::len) as i64;
                 let titled = area.titled(title, (FONT, 24)).map_err(fail)?;
                 let (width, _) = titled.dim_in_pixel();
@@ -335,21 +405,30 @@ impl Picture {
                     .margin_right(12)
                     .caption("value", (FONT, 17))
                     .set_label_area_size(LabelAreaPosition::Right, 50)
-                    .build_cartesian_2d(0..1i64, 0..top as i64 + 1)
+                    .build_cartesian_2d(0..1i64, 0..infinite_band.unwrap_or(top as i64) + 1)
                     .map_err(fail)?;
                 scale
                     .configure_mesh()
                     .disable_mesh()
                     .disable_x_axis()
+                    .y_label_formatter(&|v| value_label(v, infinite_band))
                     .label_style((FONT, 15))
                     .draw()
                     .map_err(fail)?;
                 let step = (top / BAR_STEPS).max(1) as usize;
                 let steps = (0..=top as i64).step_by(step).map(|v| {
-                    let end = v + step as i64;
-                    Rectangle::new([(0, v), (1, end)], colour(v as u64, top).filled())
+                    let end = (v + step as i64).min(top as i64 + 1);
+                    Rectangle::new([(0, v), (1, end)], colour(Some(v as u64), top).filled())
                 });
                 scale.draw_series(steps).map_err(fail)?;
+                if let Some(band) = infinite_band {
+                    let cell =
+                        Rectangle::new([(0, band), (1, band + 1)], colour(None, top).filled());
+                    scale.draw_series([cell]).map_err(fail)?;
+                    let (x, low) = scale.backend_coord(&(1, band));
+                    let (_, high) = scale.backend_coord(&(1, band + 1));
+                    mark_infinite(area, (x, (low + high) / 2), true)?;
+                }
             }
         }
         Ok(())

@@ -2,10 +2,75 @@
 //! extension: `.csv` (a header row, then one row a value), `.json`, or `.txt` (as printed); and
 //! what `moves` and `win` found, shown as text.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
 use crate::error::Error;
+use crate::game::loopy::GValue;
 use crate::span::Span;
+
+/// One value of a sequence or a table: an integer, or the generalized value of a position of a
+/// loopy game that is infinite, with the finite values of its options ascending (`∞{0, 2}`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Entry {
+    Int(i64),
+    Infinite(Box<[u64]>),
+}
+
+impl Entry {
+    /// The entry of a generalized value (a finite value past `i64::MAX` cannot occur: values
+    /// are at most the number of options).
+    pub fn of(value: GValue) -> Entry {
+        match value {
+            GValue::Finite(v) => Entry::Int(v as i64),
+            GValue::Infinite(k) => Entry::Infinite(k.into()),
+        }
+    }
+
+    /// The entry as a CSV field: an integer, or an infinite value as the quoted field
+    /// `"inf{0,2}"`.
+    fn csv(&self) -> String {
+        match self {
+            Entry::Int(v) => v.to_string(),
+            Entry::Infinite(k) => format!("\"inf{{{}}}\"", joined(k, ",")),
+        }
+    }
+
+    /// The entry as JSON: a number, or an infinite value as `{"infinite": [0, 2]}`.
+    fn json(&self) -> String {
+        match self {
+            Entry::Int(v) => v.to_string(),
+            Entry::Infinite(k) => format!("{{\"infinite\": [{}]}}", joined(k, ", ")),
+        }
+    }
+
+    /// How many characters the entry takes when printed.
+    fn width(&self) -> usize {
+        self.to_string().chars().count()
+    }
+}
+
+impl fmt::Display for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Entry::Int(v) => write!(f, "{v}"),
+            Entry::Infinite(k) => write!(f, "∞{{{}}}", joined(k, ", ")),
+        }
+    }
+}
+
+fn joined(values: &[u64], separator: &str) -> String {
+    let shown: Vec<String> = values.iter().map(u64::to_string).collect();
+    shown.join(separator)
+}
+
+/// `text` right-aligned in `width` characters (`format!` pads by characters too, but `∞` is
+/// one character of three bytes, so the padding is spelled out here).
+fn padded(text: &str, width: usize) -> String {
+    format!(
+        "{}{text}",
+        " ".repeat(width.saturating_sub(text.chars().count()))
+    )
+}
 
 /// A range of one index of a result: its name (`n`, `a`), first and last value.
 pub struct Axis {
@@ -20,14 +85,14 @@ pub enum Results {
     Sequence {
         label: String,
         axis: Axis,
-        values: Vec<i64>,
+        values: Vec<Entry>,
     },
     /// One row for each index of `rows`, one value in it for each index of `cols`.
     Table {
         label: String,
         rows: Axis,
         cols: Axis,
-        grid: Vec<Vec<i64>>,
+        grid: Vec<Vec<Entry>>,
     },
     /// The cells of a table whose value is 0, row by row.
     Ppos {
@@ -151,15 +216,13 @@ impl Results {
                 let (start, last) = (axis.start, axis.last);
                 let mut text = format!("{label} {start}..={last}:");
                 let width = last.max(0).to_string().len();
-                let value_width = values
-                    .iter()
-                    .map(|v| v.to_string().len())
-                    .max()
-                    .unwrap_or(1);
+                let value_width = values.iter().map(Entry::width).max().unwrap_or(1);
                 for (row, chunk) in values.chunks(10).enumerate() {
                     let first = start + row as i64 * 10;
-                    let shown: Vec<String> =
-                        chunk.iter().map(|v| format!("{v:>value_width$}")).collect();
+                    let shown: Vec<String> = chunk
+                        .iter()
+                        .map(|v| padded(&v.to_string(), value_width))
+                        .collect();
                     let _ = write!(text, "\n  {first:>width$}: {}", shown.join(" "));
                 }
                 text
@@ -174,7 +237,7 @@ impl Results {
                 let width = grid
                     .iter()
                     .flatten()
-                    .map(|v| v.to_string().len())
+                    .map(Entry::width)
                     .chain([rows.last.to_string().len(), cols.last.to_string().len()])
                     .max()
                     .unwrap_or(1);
@@ -190,7 +253,7 @@ impl Results {
                 for (i, line) in grid.iter().enumerate() {
                     let _ = write!(text, "\n{:>label_width$} |", rows.start + i as i64);
                     for v in line {
-                        let _ = write!(text, " {v:>width$}");
+                        let _ = write!(text, " {}", padded(&v.to_string(), width));
                     }
                 }
                 text
@@ -219,14 +282,14 @@ impl Results {
     }
 
     /// The values as CSV: a header row naming the indices, then one row a value (or a
-    /// P-position).
+    /// P-position); an infinite value is the quoted field `"inf{0,2}"`.
     pub fn csv(&self) -> String {
         let mut out = String::new();
         match self {
             Results::Sequence { axis, values, .. } => {
                 let _ = writeln!(out, "{},value", axis.name);
                 for (i, v) in values.iter().enumerate() {
-                    let _ = writeln!(out, "{},{v}", axis.start + i as i64);
+                    let _ = writeln!(out, "{},{}", axis.start + i as i64, v.csv());
                 }
             }
             Results::Table {
@@ -236,7 +299,7 @@ impl Results {
                 for (i, line) in grid.iter().enumerate() {
                     for (j, v) in line.iter().enumerate() {
                         let (a, b) = (rows.start + i as i64, cols.start + j as i64);
-                        let _ = writeln!(out, "{a},{b},{v}");
+                        let _ = writeln!(out, "{a},{b},{}", v.csv());
                     }
                 }
             }
@@ -252,7 +315,7 @@ impl Results {
         out
     }
 
-    /// The values as one JSON object.
+    /// The values as one JSON object; an infinite value is `{"infinite": [0, 2]}`.
     pub fn json(&self) -> String {
         let axis = |a: &Axis| {
             format!(
@@ -262,8 +325,8 @@ impl Results {
                 a.last
             )
         };
-        let ints = |values: &[i64]| {
-            let shown: Vec<String> = values.iter().map(i64::to_string).collect();
+        let entries = |values: &[Entry]| {
+            let shown: Vec<String> = values.iter().map(Entry::json).collect();
             format!("[{}]", shown.join(", "))
         };
         match self {
@@ -275,7 +338,7 @@ impl Results {
                 "{{\"sequence\": {}, \"index\": {}, \"values\": {}}}\n",
                 json_string(label),
                 axis(index),
-                ints(values)
+                entries(values)
             ),
             Results::Table {
                 label,
@@ -283,7 +346,7 @@ impl Results {
                 cols,
                 grid,
             } => {
-                let lines: Vec<String> = grid.iter().map(|line| ints(line)).collect();
+                let lines: Vec<String> = grid.iter().map(|line| entries(line)).collect();
                 format!(
                     "{{\"table\": {}, \"rows\": {}, \"columns\": {}, \"values\": [{}]}}\n",
                     json_string(label),
@@ -298,7 +361,8 @@ impl Results {
                 cols,
                 found,
             } => {
-                let cells: Vec<String> = found.iter().map(|&(a, b)| ints(&[a, b])).collect();
+                let cells: Vec<String> =
+                    found.iter().map(|&(a, b)| format!("[{a}, {b}]")).collect();
                 format!(
                     "{{\"ppos\": {}, \"rows\": {}, \"columns\": {}, \"positions\": [{}]}}\n",
                     json_string(label),

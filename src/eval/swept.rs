@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::expr::{solve_error, Eval};
-use super::results::{self, Results};
+use super::results::{self, Entry, Results};
 use super::value::Value;
 use super::{tabulated, Interpreter};
 use crate::error::Error;
@@ -23,7 +23,7 @@ impl Interpreter {
         Ok(Results::Sequence {
             label: label(source, value),
             axis,
-            values,
+            values: values.into_iter().map(Entry::Int).collect(),
         })
     }
 
@@ -97,7 +97,11 @@ impl Interpreter {
         for a in r0..=r1 {
             let mut line = Vec::new();
             for b in c0..=c1 {
-                line.push(value_at(&mut eval, value, &[(rows, a), (cols, b)])?);
+                line.push(Entry::Int(value_at(
+                    &mut eval,
+                    value,
+                    &[(rows, a), (cols, b)],
+                )?));
             }
             grid.push(line);
         }

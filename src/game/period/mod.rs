@@ -152,7 +152,13 @@ fn repeating_tails(values: &[u64]) -> Vec<usize> {
         .rev()
         .map(|w| w[1] as i128 - w[0] as i128)
         .collect();
-    let n = steps.len();
+    z_function(&steps)
+}
+
+/// For each `i`, the length of the longest common prefix of `items` and `items[i..]` (0 at
+/// `i = 0`); at least one entry.
+fn z_function<T: PartialEq>(items: &[T]) -> Vec<usize> {
+    let n = items.len();
     let mut z = vec![0; n.max(1)];
     let (mut left, mut right) = (0, 0);
     for i in 1..n {
@@ -161,7 +167,7 @@ fn repeating_tails(values: &[u64]) -> Vec<usize> {
         } else {
             0
         };
-        while i + k < n && steps[k] == steps[i + k] {
+        while i + k < n && items[k] == items[i + k] {
             k += 1;
         }
         z[i] = k;
@@ -170,6 +176,27 @@ fn repeating_tails(values: &[u64]) -> Vec<usize> {
         }
     }
     z
+}
+
+/// The shortest period (then the shortest preperiod) with which the values repeat exactly,
+/// `values[n + period] == values[n]` from the preperiod on, held as long as [`find`] asks of a
+/// period; for values that are not numbers, such as the generalized values of a loopy game
+/// (the saltus is 0). Linear in the number of values.
+pub fn find_repeating<T: PartialEq>(values: &[T]) -> Option<Period> {
+    let reversed: Vec<&T> = values.iter().rev().collect();
+    // `repeats[p]`: how many of the last values equal the value `p` places before each.
+    let repeats = z_function(&reversed);
+    let len = values.len();
+    (1..=len / 3).find_map(|p| {
+        let n0 = len - p - repeats[p].min(len - p);
+        let stretch = len - n0;
+        let held = stretch >= 3 * p.max(4) && stretch > n0 + APPARENT_PERIODS * p;
+        held.then_some(Period {
+            preperiod: n0,
+            period: p,
+            saltus: 0,
+        })
+    })
 }
 
 /// How many whole periods beyond its preperiod an apparent period must have held.
@@ -235,6 +262,48 @@ pub fn extend(values: &[u64], period: &Period, n: u64) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `find_repeating` by the definition: every period and preperiod tried in turn.
+    fn repeating_by_brute_force<T: PartialEq>(values: &[T]) -> Option<(usize, usize)> {
+        let len = values.len();
+        for p in 1..=len / 3 {
+            let mut n0 = len - p;
+            while n0 > 0 && values[n0 - 1] == values[n0 - 1 + p] {
+                n0 -= 1;
+            }
+            let stretch = len - n0;
+            if stretch >= 3 * p.max(4) && stretch > n0 + 3 * p {
+                return Some((n0, p));
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn exact_repetition_of_any_values_matches_the_definition() {
+        let mut seed: u64 = 7;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        for _ in 0..2000 {
+            let len = next() % 60;
+            let period = 1 + next() % 6;
+            let preperiod = next() % 12;
+            let words = ["0", "∞{}", "∞{0}", "1"];
+            let cycle: Vec<&str> = (0..period).map(|_| words[next() % 4]).collect();
+            let values: Vec<&str> = (0..len)
+                .map(|n| match n < preperiod {
+                    true => words[next() % 4],
+                    false => cycle[(n - preperiod) % period],
+                })
+                .collect();
+            let found = find_repeating(&values).map(|f| (f.preperiod, f.period));
+            assert_eq!(found, repeating_by_brute_force(&values), "{values:?}");
+        }
+    }
 
     #[test]
     fn finds_plain_and_arithmetic_periods() {
