@@ -93,8 +93,12 @@ impl Checker<'_> {
             && !wanted.contains(&ty)
             && !matches!((&ty, wanted.first()), (Ty::Game(_), Some(Ty::Game(_))))
         {
-            self.errors
-                .push(Error::type_mismatch(what, ty.name(), expr.span, help));
+            self.errors.push(Error::type_mismatch(
+                what,
+                found(&ty, expr),
+                expr.span,
+                help,
+            ));
         }
         ty
     }
@@ -116,12 +120,7 @@ impl Checker<'_> {
                 );
             }
             StmtKind::Sequence { game, range, .. } => {
-                self.game_arg(
-                    game,
-                    Shape::Heaps,
-                    "a heap game",
-                    "`sequence` takes a game played on one heap",
-                );
+                self.game_arg(game, Shape::Heaps, "sequence");
                 self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=83`");
             }
             StmtKind::Genus {
@@ -139,21 +138,11 @@ impl Checker<'_> {
                 target,
                 range: Some(range),
             } => {
-                self.game_arg(
-                    target,
-                    Shape::Heaps,
-                    "a heap game",
-                    "`genus GAME RANGE` takes a game played on one heap",
-                );
+                self.game_arg(target, Shape::Heaps, "genus");
                 self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=20`");
             }
             StmtKind::Quotient { game, range } => {
-                self.game_arg(
-                    game,
-                    Shape::Heaps,
-                    "a heap game",
-                    "`quotient GAME RANGE` takes a game played on one heap",
-                );
+                self.game_arg(game, Shape::Heaps, "quotient");
                 self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=30`");
             }
             StmtKind::Table {
@@ -162,12 +151,11 @@ impl Checker<'_> {
             | StmtKind::Ppos {
                 game, rows, cols, ..
             } => {
-                self.game_arg(
-                    game,
-                    Shape::Tuple(2),
-                    "a game of two counters",
-                    "a game declared `on (a, b)`",
-                );
+                let statement = match stmt.kind {
+                    StmtKind::Ppos { .. } => "ppos",
+                    _ => "table",
+                };
+                self.game_arg(game, Shape::Tuple(2), statement);
                 self.expect(rows, &[Ty::Range], "a range", "write e.g. `0..10`");
                 self.expect(cols, &[Ty::Range], "a range", "write e.g. `0..10`");
             }
@@ -176,22 +164,12 @@ impl Checker<'_> {
                 value, rows, cols, ..
             } => self.swept(value, &[rows, cols]),
             StmtKind::Period { game } => {
-                self.game_arg(
-                    game,
-                    Shape::Heaps,
-                    "a heap game",
-                    "`period` takes a game played on one heap",
-                );
+                self.game_arg(game, Shape::Heaps, "period");
             }
             StmtKind::PeriodOf { value, axis } => self.swept(value, &[axis]),
             StmtKind::Compare { left, right, range } => {
                 for game in [left, right] {
-                    self.game_arg(
-                        game,
-                        Shape::Heaps,
-                        "a heap game",
-                        "`compare` takes two games played on one heap",
-                    );
+                    self.game_arg(game, Shape::Heaps, "compare");
                 }
                 self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=1000`");
             }
@@ -214,23 +192,13 @@ impl Checker<'_> {
                 }
                 match plot {
                     Plot::Sequence { game, range } => {
-                        self.game_arg(
-                            game,
-                            Shape::Heaps,
-                            "a heap game",
-                            "`plot sequence` takes a game played on one heap",
-                        );
+                        self.game_arg(game, Shape::Heaps, "plot sequence");
                         self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=2000`");
                     }
                     Plot::SequenceOf { value, axis } => self.swept(value, &[axis]),
                     Plot::TableOf { value, rows, cols } => self.swept(value, &[rows, cols]),
                     Plot::Table { game, rows, cols } => {
-                        self.game_arg(
-                            game,
-                            Shape::Tuple(2),
-                            "a game of two counters",
-                            "a game declared `on (a, b)`",
-                        );
+                        self.game_arg(game, Shape::Tuple(2), "plot table");
                         self.expect(rows, &[Ty::Range], "a range", "write e.g. `0..256`");
                         self.expect(cols, &[Ty::Range], "a range", "write e.g. `0..256`");
                     }
@@ -277,7 +245,9 @@ impl Checker<'_> {
         self.locals.truncate(depth);
     }
 
-    fn game_arg(&mut self, game: &Expr, shape: Shape, what: &'static str, help: &str) {
+    /// `game`, the game of `statement`, must be of this shape: a heap game or a game of two
+    /// counters. A game of the other shape is pointed to the statement that takes it.
+    fn game_arg(&mut self, game: &Expr, shape: Shape, statement: &str) {
         match self.expr(game) {
             Ty::Unknown => {}
             Ty::Game(s) if s == shape => {}
@@ -289,16 +259,41 @@ impl Checker<'_> {
                 help: "give the game its parameters, e.g. `bash(3)`".into(),
             }),
             other => {
+                let name = describe(game);
+                let plot = if statement.starts_with("plot") {
+                    "plot "
+                } else {
+                    ""
+                };
+                let file = if plot.is_empty() {
+                    ""
+                } else {
+                    " to \"FILE.png\""
+                };
                 let help = match (&other, &shape) {
                     (Ty::Game(Shape::Tuple(2)), Shape::Heaps) => format!(
-                        "`{0}` is a game of two counters, not one heap: its values make a table, \
-                         e.g. `table {0} 0..10, 0..10` (or `ppos {0} 0..10, 0..10`)",
-                        describe(game)
+                        "the values of a game of two counters make a table, not a sequence: \
+                         `{plot}table {name} 0..10, 0..10{file}`"
                     ),
-                    _ => help.to_string(),
+                    (Ty::Game(Shape::Heaps), Shape::Tuple(2)) => format!(
+                        "the values of a heap game make a sequence, not a table: \
+                         `{plot}sequence {name} 0..=30{file}`"
+                    ),
+                    (_, Shape::Heaps) => format!(
+                        "`{statement}` takes a game played on one heap, e.g. `kayles`, `bash(3)`"
+                    ),
+                    _ => format!("`{statement}` takes a game declared `on (a, b)`, e.g. `wythoff`"),
                 };
-                self.errors
-                    .push(Error::type_mismatch(what, other.name(), game.span, help))
+                let what = match shape {
+                    Shape::Heaps => "a heap game",
+                    _ => "a game of two counters",
+                };
+                self.errors.push(Error::type_mismatch(
+                    what,
+                    found(&other, game),
+                    game.span,
+                    help,
+                ))
             }
         }
     }
@@ -465,7 +460,7 @@ impl Checker<'_> {
         if var.list && whole && !matches!(value, Ty::List | Ty::Unknown) {
             self.errors.push(Error::type_mismatch(
                 "a list of counters",
-                value.name(),
+                found(&value, &update.value),
                 update.value.span,
                 format!(
                     "`{0} = ...` replaces the whole state, a list: e.g. `{0} = [{0}[0] - 1] ++ {0}[1..]`",
@@ -497,7 +492,7 @@ impl Checker<'_> {
                     other => {
                         self.errors.push(Error::type_mismatch(
                             "a range, set, list or box",
-                            other.name(),
+                            found(&other, &binder.value),
                             binder.value.span,
                             "`x in ...` needs something to go through",
                         ));
@@ -635,7 +630,7 @@ impl Checker<'_> {
                 if !matches!(ty, Ty::Bool | Ty::Unknown) {
                     self.errors.push(Error::type_mismatch(
                         "a boolean",
-                        ty.name(),
+                        found(ty, e),
                         e.span,
                         format!("`{}` works on true and false", op.symbol()),
                     ));
@@ -663,7 +658,7 @@ impl Checker<'_> {
                 };
                 self.errors.push(Error::type_mismatch(
                     expected,
-                    ty.name(),
+                    found(ty, e),
                     e.span,
                     format!("`{}` works on {expected}", op.symbol()),
                 ));
@@ -679,7 +674,7 @@ impl Checker<'_> {
         {
             self.errors.push(Error::type_mismatch(
                 a.name(),
-                b.name(),
+                found(&b, right),
                 right.span,
                 format!("both sides of `{}` must be of the same kind", op.symbol()),
             ));
@@ -711,7 +706,7 @@ impl Checker<'_> {
                         if !ty.fits(kind) {
                             self.errors.push(Error::type_mismatch(
                                 kind.name(),
-                                ty.name(),
+                                found(ty, arg),
                                 arg.span,
                                 format!("`{name}` takes {}", kind.name()),
                             ));
@@ -762,7 +757,7 @@ impl Checker<'_> {
             other => {
                 self.errors.push(Error::type_mismatch(
                     "a function or a game with parameters",
-                    other.name(),
+                    found(&other, callee),
                     callee.span,
                     "only built-in functions and games declared with parameters can be called",
                 ));
@@ -795,7 +790,7 @@ impl Checker<'_> {
                         Ty::Str if matches!(shape, Shape::Nodes(_)) => counters += 1,
                         other => self.errors.push(Error::type_mismatch(
                             "an integer or a list of integers",
-                            other.name(),
+                            found(&other, arg),
                             arg.span,
                             "a position's brackets hold its heaps or counters",
                         )),
@@ -866,7 +861,7 @@ impl Checker<'_> {
                 }
                 self.errors.push(Error::type_mismatch(
                     "a list or a game",
-                    other.name(),
+                    found(&other, target),
                     target.span,
                     "`x[...]` indexes a list or builds a position of a game",
                 ));
@@ -907,6 +902,37 @@ fn unknown_node(name: &str, nodes: &[String], game: &Expr, span: Span) -> Error 
             "{hint}`{}` is a graph game, and `{name}` is not one of its nodes: {listed}",
             describe(game)
         ),
+    }
+}
+
+/// What a mismatched value was found to be, as the runtime says it: a game or a game family
+/// written by its name (`wythoff`, `bash(3)`) is named (`a two-counter game `wythoff``).
+fn found(ty: &Ty, expr: &Expr) -> String {
+    match (ty, game_name(expr)) {
+        (Ty::Game(shape), Some(name)) => format!("{} `{name}`", shape.kind_of_game()),
+        (Ty::Family(..), Some(name)) => {
+            format!("the game family `{name}` (it needs parameters)")
+        }
+        _ => ty.name().to_string(),
+    }
+}
+
+/// The name of a game as written, when it is a name or a name with integer parameters.
+fn game_name(expr: &Expr) -> Option<String> {
+    match &expr.kind {
+        ExprKind::Var(name) => Some(name.clone()),
+        ExprKind::Call { callee, args } => {
+            let ExprKind::Var(name) = &callee.kind else {
+                return None;
+            };
+            let shown = args.iter().map(|a| match a.kind {
+                ExprKind::Int(n) => Some(n.to_string()),
+                _ => None,
+            });
+            let shown: Option<Vec<String>> = shown.collect();
+            Some(format!("{name}({})", shown?.join(", ")))
+        }
+        _ => None,
     }
 }
 

@@ -113,3 +113,8 @@ snapshot!(
     a_runtime_mismatch_names_the_family_found,
     "let gs = [bash, kayles]\ntable gs[0] 0..3, 0..3"
 );
+snapshot!(
+    a_static_mismatch_names_the_game_found,
+    "table kayles 0..3, 0..3\ngrundy wythoff\nlet x = bash(3) + 1\nplot sequence wythoff 0..9 to \"w.png\""
+);
+snapshot!(a_static_mismatch_names_the_family_found, "grundy bash");

@@ -70,7 +70,7 @@ impl Ty {
             Ty::Box => "a box",
             Ty::Game(Shape::Heaps) => "a heap game",
             Ty::Game(Shape::Nodes(_)) => "a graph game",
-            Ty::Game(Shape::Tuple(2)) => "a game of two counters",
+            Ty::Game(Shape::Tuple(2)) => "a two-counter game",
             Ty::Game(Shape::Tuple(_)) => "a game of several counters",
             Ty::Game(Shape::List) => "a list game",
             Ty::Family(..) => "a game family (needs parameters)",
