@@ -121,3 +121,40 @@ fn the_loopy_note_comes_only_with_an_infinite_value() {
     assert!(!lines[2].contains("loopy"), "{text}");
     assert!(lines[3].contains("loopy"), "{text}");
 }
+
+/// Kayles by brute force: knock down one pin or two adjacent ones, from a row of `n`.
+fn kayles(n: usize) -> Vec<u64> {
+    let mut g = vec![0u64; n + 1];
+    for m in 1..=n {
+        let mut options = Vec::new();
+        for t in 1..=m.min(2) {
+            options.extend((0..=m - t).map(|a| g[a] ^ g[m - t - a]));
+        }
+        g[m] = mex(options);
+    }
+    g
+}
+
+#[test]
+fn win_says_each_thing_once() {
+    let text = run("win kayles[8]\nwin kayles[5] + kayles[7] + kayles[9]");
+    insta::assert_snapshot!(text);
+    let g = kayles(9);
+    let lines: Vec<&str> = text.lines().collect();
+    // One heap: the move and what it leaves are one thing, said once, with no component number.
+    assert_eq!(lines[1].trim(), "kayles[8] -> kayles[3, 3]");
+    assert_eq!(g[3] ^ g[3], 0);
+    let wins_of_8 = (1..=2)
+        .flat_map(|t| (0..=8 - t).map(move |a| (a, 8 - t - a)))
+        .filter(|&(a, b)| a <= b && g[a] ^ g[b] == 0)
+        .count();
+    assert_eq!(
+        text.lines().next().unwrap(),
+        format!("kayles[8] is an N-position: {wins_of_8} winning move")
+    );
+    // Several components: which one moves, and the whole position it leaves.
+    assert!(
+        lines[3].starts_with("  component 1: kayles[7] -> kayles[3, 3]  leaves kayles[5, 3, 3, 9]")
+    );
+    assert_eq!(g[5] ^ g[3] ^ g[3] ^ g[9], 0);
+}

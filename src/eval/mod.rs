@@ -500,20 +500,25 @@ impl Interpreter {
                         _ => results::Win::Lost { position },
                     }
                 } else {
+                    // Each thing once: the component is named when there are several, and what
+                    // the move leaves when it is not what the move shows.
+                    let several = p.position.parts().count() > 1;
                     let rows: Vec<(String, String)> = wins
                         .first
                         .iter()
                         .map(|m| {
                             let part = p.position.part(m.part);
-                            (
-                                format!(
-                                    "component {}: {} -> {}",
-                                    m.part,
-                                    p.show_part(part),
-                                    show(&p, &m.shown_to())
+                            let to = show(&p, &m.shown_to());
+                            let moved = format!("{} -> {to}", p.show_part(part));
+                            let left = show(&p, m.result_parts(&p.position));
+                            match (several, left == to) {
+                                (true, _) => (
+                                    format!("component {}: {moved}", m.part),
+                                    format!("leaves {left}"),
                                 ),
-                                format!("leaves {}", show(&p, m.result_parts(&p.position))),
-                            )
+                                (false, true) => (moved, String::new()),
+                                (false, false) => (moved, format!("leaves {left}")),
+                            }
                         })
                         .collect();
                     results::Win::Winning {

@@ -200,7 +200,10 @@ fn aligned(rows: &[(String, String)]) -> String {
         .max()
         .unwrap_or(0);
     rows.iter()
-        .map(|(a, b)| format!("\n  {a:<width$}  {b}"))
+        .map(|(a, b)| match b.is_empty() {
+            true => format!("\n  {a}"),
+            false => format!("\n  {a:<width$}  {b}"),
+        })
         .collect()
 }
 
