@@ -474,7 +474,7 @@ fn interrupt_once_progress_shows(
 }
 
 #[test]
-fn a_check_and_a_table_report_their_progress_while_they_run() {
+fn a_check_a_table_and_a_sequence_report_their_progress_while_they_run() {
     for (entry, what, unit, total) in [
         (
             "check grundy(nim[n]) >= 0 for m in 0..10, n in 0..=10000000",
@@ -487,6 +487,12 @@ fn a_check_and_a_table_report_their_progress_while_they_run() {
             "table",
             "cells",
             16_000_000,
+        ),
+        (
+            "sequence grundys 0..=10000000",
+            "sequence",
+            "heaps",
+            10_000_001,
         ),
     ] {
         let mut repl = Backend::new(Limits::default());
