@@ -140,12 +140,12 @@ impl Measure for Genera {
 }
 
 impl Engine {
-    /// The genus of a position (its misère flag is ignored: the genus covers both plays).
+    /// The genus of a position (its misère flag is ignored: the genus covers both plays). A
+    /// position that can return to itself has none.
     pub fn genus(&mut self, position: &Position) -> Result<Genus, SolveError> {
         if self.in_sweep {
             return Err(SolveError::Deferred);
         }
-        let normal = self.value(&position.with_misere(false))?;
         let misere = self.with_sums(|engine, s| {
             let MisereSums {
                 components,
@@ -162,10 +162,12 @@ impl Engine {
             )?;
             Ok::<_, SolveError>(genus_measure.lists[id as usize].to_vec())
         });
-        Ok(Genus {
-            normal,
-            misere: misere?,
-        })
+        let misere = match misere {
+            Err(SolveError::Loop(cycle)) => return Err(SolveError::LoopyGenus(cycle)),
+            found => found?,
+        };
+        let normal = self.value(&position.with_misere(false))?;
+        Ok(Genus { normal, misere })
     }
 }
 
