@@ -534,3 +534,36 @@ fn the_misere_value_is_not_given_by_the_quotient() {
     assert_eq!(run("grundy misere kayles[1] + kayles[17]").trim(), "7");
     assert_eq!(run("grundy misere kayles[9] + kayles[20]").trim(), "6");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Misère values of sums of one game's heaps (those the quotient answers when they are 0 or
+    /// 1, the rest searched whole) against the brute force.
+    #[test]
+    fn misere_values_of_one_game_sums_match_the_brute_force(
+        game in 0..MIXED.len(),
+        heaps in proptest::collection::vec(0u64..=12, 1..=4),
+    ) {
+        let written: Vec<String> = heaps.iter().map(|h| format!("{}[{h}]", MIXED[game].0)).collect();
+        let written = written.join(" + ");
+        let out = run(&format!("{MIXED_DECLARATIONS}\ngrundy misere {written}"));
+        let sum: Vec<(usize, u64)> = heaps.iter().map(|&h| (game, h)).collect();
+        prop_assert_eq!(out.trim(), mixed_misere(&sum, &mut HashMap::new()).to_string(), "{}", written);
+    }
+}
+
+/// A misère sum of 200,000 heaps whose value is 0 or 1 is answered from the quotient (a search
+/// of the whole sum would hold keys of 200,000 components). Truth: k heaps of *1 (kayles[1])
+/// have misère value 1, 0, 1, 0, ... for k = 0, 1, 2, ... (the mex of the value of k - 1).
+#[test]
+fn misere_values_of_huge_sums_come_from_the_quotient() {
+    let mut ones = vec![1u64];
+    for k in 1..=200_001 {
+        ones.push(mex([ones[k - 1]]));
+    }
+    for k in [200_000usize, 200_001] {
+        let out = run(&format!("grundy misere kayles[repeat(1, {k})]"));
+        assert_eq!(out.trim(), ones[k].to_string(), "{k} heaps");
+    }
+}

@@ -161,10 +161,16 @@ impl Engine {
     }
 
     /// The generalized value of a position: of the sum of its components (see
-    /// [`GValue::sum`]), or for misère play the misère Grundy value of the whole sum.
+    /// [`GValue::sum`]), or for misère play the misère Grundy value of the whole sum (0 and 1
+    /// from the quotient when it settles them, see [`Engine::quotient_misere_value`]).
     pub fn gvalue(&mut self, position: &Position) -> Result<GValue, SolveError> {
         if position.misere {
-            return match self.misere_value(&position.to_vec()) {
+            let found = match self.quotient_misere_value(position) {
+                Ok(Some(value)) => Ok(value),
+                Ok(None) => self.misere_value(&position.to_vec()),
+                Err(e) => Err(e),
+            };
+            return match found {
                 Err(SolveError::Loop(cycle)) => Err(SolveError::MisereLoopyValue(cycle)),
                 found => found.map(GValue::Finite),
             };

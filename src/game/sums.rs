@@ -504,8 +504,9 @@ pub(super) fn replace(key: &[u32], at: usize, with: &[u32], out: &mut Vec<u32>) 
 }
 
 /// What the misère searches keep from one question to the next: the components met, the
-/// sums valued by misère value and by genus, and the misère outcomes of loopy sums (see
-/// [`super::misere_loopy`]) with the games whose sums were found to loop.
+/// sums valued by misère value and by genus, the misère outcomes of loopy sums (see
+/// [`super::misere_loopy`]) with the games whose sums were found to loop, and the heaps that
+/// are *1 (see [`Engine::quotient_misere_value`]).
 #[derive(Default)]
 pub struct MisereSums {
     pub(super) components: Components,
@@ -515,6 +516,8 @@ pub struct MisereSums {
     pub(super) genus_measure: super::misere::Genera,
     pub(super) loopy_outcomes: SumTable,
     pub(super) looping: rustc_hash::FxHashSet<super::GameId>,
+    /// A heap of each heap game that is *1, once found.
+    pub(super) star_one: FxHashMap<super::GameId, i64>,
 }
 
 #[cfg(test)]
