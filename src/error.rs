@@ -159,12 +159,12 @@ pub enum Error {
         span: Span,
     },
 
-    /// A loop met where loopy games are not supported, as in misère play:
-    /// `game g = graph { a -> b; b -> a }` then `outcome misere g[a]`.
+    /// A loop met where loopy games are not supported: `game g = graph { a -> b; b -> a }` then
+    /// `quotient g 0..=1`.
     #[error("the game loops: a move returns to an earlier position")]
     #[diagnostic(
         code(grundy::loops),
-        help("the loop is {cycle}; under normal play `grundy`, `outcome`, `sequence`, `table`, `ppos` and `period` (apparent) give generalized values, but misère play and `genus` need a game without loops")
+        help("the loop is {cycle}; under normal play `grundy`, `outcome`, `sequence`, `table`, `ppos` and `period` (apparent) give generalized values, and under misère play `outcome` and `win`, but `quotient` needs a game without loops")
     )]
     Loop {
         cycle: String,
@@ -239,6 +239,32 @@ pub enum Error {
         limit: usize,
         help: String,
         #[label("here")]
+        span: Span,
+    },
+
+    /// The misère Grundy value of a position that loops: `game g = graph { a -> b; b -> a }`
+    /// then `grundy misere g[a]`.
+    #[error("misère Grundy values are not defined for positions that loop")]
+    #[diagnostic(
+        code(grundy::misere_loopy_value),
+        help("the loop is {cycle}; a misère value is the mex of the options' misère values, which a position that can return to itself does not have; `outcome misere p` and `win misere p` answer it (N, P or D, by retrograde analysis of its graph)")
+    )]
+    MisereLoopyValue {
+        cycle: String,
+        #[label("this position loops")]
+        span: Span,
+    },
+
+    /// The genus of a position that loops: `game g = graph { a -> b; b -> a }` then
+    /// `genus g[a]`.
+    #[error("the genus is not defined for positions that loop")]
+    #[diagnostic(
+        code(grundy::loopy_genus),
+        help("the loop is {cycle}; the genus is made of misère Grundy values, which a position that can return to itself does not have; ask `outcome p` and `outcome misere p` (N, P or D), or `grundy p` for its generalized value under normal play")
+    )]
+    LoopyGenus {
+        cycle: String,
+        #[label("this position loops")]
         span: Span,
     },
 

@@ -56,7 +56,7 @@ snapshot!(
 snapshot!(division_by_zero, "let z = 0\nprint 7 / z");
 snapshot!(
     loop_under_misere_play,
-    "game g = graph { a -> b; b -> c; c -> a }\noutcome misere g[a]"
+    "game g = graph { a -> b; b -> c; c -> a }\ngrundy misere g[a]"
 );
 snapshot!(
     loopy_game_that_splits,

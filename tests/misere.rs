@@ -453,3 +453,117 @@ fn misere_tables_and_p_positions_match_the_brute_force() {
         "{out}"
     );
 }
+
+/// The exponents of a quotient element as printed (`ad^2e`), by generator letter.
+fn exponents(word: &str) -> [u32; 26] {
+    let mut exps = [0; 26];
+    let mut letters = word.chars().peekable();
+    while let Some(letter) = letters.next() {
+        if letter == '1' {
+            continue;
+        }
+        let mut power = 1;
+        if letters.peek() == Some(&'^') {
+            letters.next();
+            let mut digits = String::new();
+            while let Some(d) = letters.next_if(char::is_ascii_digit) {
+                digits.push(d);
+            }
+            power = digits.parse().unwrap();
+        }
+        exps[(letter as u8 - b'a') as usize] += power;
+    }
+    exps
+}
+
+/// The sums of heaps `1..=most` with at most `total` pins in all, sorted.
+fn small_sums(most: u64, total: u64) -> Vec<Vec<u64>> {
+    let mut sums = vec![Vec::new()];
+    let mut next = 0;
+    while next < sums.len() {
+        let sum: Vec<u64> = sums[next].clone();
+        let (low, used) = (sum.last().copied().unwrap_or(1), sum.iter().sum::<u64>());
+        for h in low..=most.min(total - used) {
+            let mut longer = sum.clone();
+            longer.push(h);
+            sums.push(longer);
+        }
+        next += 1;
+    }
+    sums
+}
+
+/// The misère Grundy value is not a function of the misère quotient: two sums of Kayles heaps
+/// that are the same element of the quotient of `kayles 0..=20` have misère values 7 and 6.
+/// (By induction, a sum S has misère value n exactly when S + *n is a P-position; the Kayles
+/// closure holds no game that plays like *6 or *7, so nothing in it tells these two apart.)
+#[test]
+fn the_misere_value_is_not_given_by_the_quotient() {
+    let mut brute = Brute::new(kayles);
+    let (x, y) = (vec![1, 17], vec![9, 20]);
+    assert_eq!(brute.gamma(&x, 0), 7);
+    assert_eq!(brute.gamma(&y, 0), 6);
+    // Adding any small sum leaves both P or both N (the brute force, as far as it goes)...
+    for z in small_sums(20, 10) {
+        let with = |s: &[u64]| [s, &z[..]].concat();
+        let p = |brute: &mut Brute, s: &[u64]| brute.gamma(s, 0) == 0;
+        assert_eq!(p(&mut brute, &with(&x)), p(&mut brute, &with(&y)), "{z:?}");
+    }
+    // ... and the quotient, whose every answer is verified, gives them one element.
+    let out = run("quotient kayles 0..=20");
+    let heaps: Vec<String> = out
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("heaps 0..=20"))
+        .skip(1)
+        .map_while(|l| {
+            l.split_once(':')
+                .filter(|(n, _)| n.trim().parse::<u64>().is_ok())
+        })
+        .flat_map(|(_, elements)| elements.split_whitespace())
+        .map(str::to_string)
+        .collect();
+    assert_eq!(heaps.len(), 21, "{out}");
+    let element = |sum: &[u64]| {
+        sum.iter().fold([0; 26], |mut acc, &h| {
+            let e = exponents(&heaps[h as usize]);
+            acc.iter_mut().zip(e).for_each(|(a, b)| *a += b);
+            acc
+        })
+    };
+    assert_eq!(element(&x), element(&y), "{out}");
+    assert_eq!(run("grundy misere kayles[1] + kayles[17]").trim(), "7");
+    assert_eq!(run("grundy misere kayles[9] + kayles[20]").trim(), "6");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// Misère values of sums of one game's heaps (those the quotient answers when they are 0 or
+    /// 1, the rest searched whole) against the brute force.
+    #[test]
+    fn misere_values_of_one_game_sums_match_the_brute_force(
+        game in 0..MIXED.len(),
+        heaps in proptest::collection::vec(0u64..=12, 1..=4),
+    ) {
+        let written: Vec<String> = heaps.iter().map(|h| format!("{}[{h}]", MIXED[game].0)).collect();
+        let written = written.join(" + ");
+        let out = run(&format!("{MIXED_DECLARATIONS}\ngrundy misere {written}"));
+        let sum: Vec<(usize, u64)> = heaps.iter().map(|&h| (game, h)).collect();
+        prop_assert_eq!(out.trim(), mixed_misere(&sum, &mut HashMap::new()).to_string(), "{}", written);
+    }
+}
+
+/// A misère sum of 200,000 heaps whose value is 0 or 1 is answered from the quotient (a search
+/// of the whole sum would hold keys of 200,000 components). Truth: k heaps of *1 (kayles[1])
+/// have misère value 1, 0, 1, 0, ... for k = 0, 1, 2, ... (the mex of the value of k - 1).
+#[test]
+fn misere_values_of_huge_sums_come_from_the_quotient() {
+    let mut ones = vec![1u64];
+    for k in 1..=200_001 {
+        ones.push(mex([ones[k - 1]]));
+    }
+    for k in [200_000usize, 200_001] {
+        let out = run(&format!("grundy misere kayles[repeat(1, {k})]"));
+        assert_eq!(out.trim(), ones[k].to_string(), "{k} heaps");
+    }
+}

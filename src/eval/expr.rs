@@ -56,6 +56,14 @@ pub fn solve_error(error: SolveError, span: Span) -> Error {
             cycle: cycle.join(" -> "),
             span,
         },
+        SolveError::MisereLoopyValue(cycle) => Error::MisereLoopyValue {
+            cycle: cycle.join(" -> "),
+            span,
+        },
+        SolveError::LoopyGenus(cycle) => Error::LoopyGenus {
+            cycle: cycle.join(" -> "),
+            span,
+        },
         SolveError::StateLimit(limit) => Error::StateLimit { limit, span },
         SolveError::MemoryLimit(bytes) => Error::MemoryLimit {
             megabytes: bytes >> 20,

@@ -161,10 +161,19 @@ impl Engine {
     }
 
     /// The generalized value of a position: of the sum of its components (see
-    /// [`GValue::sum`]), or for misère play the misère Grundy value of the whole sum.
+    /// [`GValue::sum`]), or for misère play the misère Grundy value of the whole sum (0 and 1
+    /// from the quotient when it settles them, see [`Engine::quotient_misere_value`]).
     pub fn gvalue(&mut self, position: &Position) -> Result<GValue, SolveError> {
         if position.misere {
-            return self.misere_value(&position.to_vec()).map(GValue::Finite);
+            let found = match self.quotient_misere_value(position) {
+                Ok(Some(value)) => Ok(value),
+                Ok(None) => self.misere_value(&position.to_vec()),
+                Err(e) => Err(e),
+            };
+            return match found {
+                Err(SolveError::Loop(cycle)) => Err(SolveError::MisereLoopyValue(cycle)),
+                found => found.map(GValue::Finite),
+            };
         }
         let mut finite = 0;
         let mut infinite = None;
@@ -184,12 +193,11 @@ impl Engine {
     }
 
     /// The outcome of a position; a misère sum of heaps of one game from the game's misère
-    /// quotient when it can be computed within the limits, else from its value.
+    /// quotient when it can be computed within the limits, else from its value, and a misère
+    /// sum that loops by retrograde analysis (see [`super::misere_loopy`]).
     pub fn outcome(&mut self, position: &Position) -> Result<loopy::Outcome, SolveError> {
         if position.misere {
-            if let Some(outcome) = self.quotient_outcome(position)? {
-                return Ok(outcome);
-            }
+            return self.misere_outcome(position);
         }
         Ok(self.gvalue(position)?.outcome())
     }
@@ -260,7 +268,7 @@ impl Engine {
 
     /// The misère Grundy value of a sum: 1 when no move is left, else the mex of its options'.
     /// Searched on the whole sum, iteratively (see [`sums`]).
-    fn misere_value(&mut self, parts: &[Part]) -> Result<u64, SolveError> {
+    pub(super) fn misere_value(&mut self, parts: &[Part]) -> Result<u64, SolveError> {
         if self.in_sweep {
             return Err(SolveError::Deferred);
         }

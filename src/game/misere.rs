@@ -9,11 +9,12 @@
 
 use std::fmt;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::engine::Engine;
+use super::loopy::Outcome;
 use super::sums::{self, Measure, MisereSums};
-use super::{budget, Position, SolveError};
+use super::{budget, GameId, Part, Position, SolveError};
 
 /// The genus of a position, in Conway's notation `g^γ0γ1...`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,12 +141,12 @@ impl Measure for Genera {
 }
 
 impl Engine {
-    /// The genus of a position (its misère flag is ignored: the genus covers both plays).
+    /// The genus of a position (its misère flag is ignored: the genus covers both plays). A
+    /// position that can return to itself has none.
     pub fn genus(&mut self, position: &Position) -> Result<Genus, SolveError> {
         if self.in_sweep {
             return Err(SolveError::Deferred);
         }
-        let normal = self.value(&position.with_misere(false))?;
         let misere = self.with_sums(|engine, s| {
             let MisereSums {
                 components,
@@ -162,10 +163,80 @@ impl Engine {
             )?;
             Ok::<_, SolveError>(genus_measure.lists[id as usize].to_vec())
         });
-        Ok(Genus {
-            normal,
-            misere: misere?,
+        let misere = match misere {
+            Err(SolveError::Loop(cycle)) => return Err(SolveError::LoopyGenus(cycle)),
+            found => found?,
+        };
+        let normal = self.value(&position.with_misere(false))?;
+        Ok(Genus { normal, misere })
+    }
+}
+
+impl Engine {
+    /// The misère value of a sum of heaps of one game when its quotient settles it, in time
+    /// linear in the number of heaps: 0 when the sum is P, 1 when the sum plus a heap that is
+    /// *1 is P; `None` otherwise (the whole-sum search answers then).
+    ///
+    /// Sound because a sum S has misère value n exactly when S + *n is a P-position, by
+    /// induction on S + *n. Its options are S' + *n and S + *m for m < n. If S has value n, no
+    /// S' has value n (a mex), so no S' + *n is P, nor any S + *m (S has value n, not m), and
+    /// the sum has an option (a sum with no move has value 1, and *1 can move): it is P. If S
+    /// has a larger value, some S' has value n and S' + *n is P; if a smaller value m, S + *m
+    /// is P: either way the sum is N (as is the sum with no move, S ending with value 1 and
+    /// n = 0). A heap whose every option leaves no move is the game {0} = *1 itself, so S + that
+    /// heap is S + *1.
+    pub(super) fn quotient_misere_value(
+        &mut self,
+        position: &Position,
+    ) -> Result<Option<u64>, SolveError> {
+        match self.quotient_outcome(position)? {
+            Some(Outcome::P) => return Ok(Some(0)),
+            Some(_) => {}
+            None => return Ok(None),
+        }
+        let game = position.parts().next().expect("a quotient answered").game;
+        let Some(one) = self.star_one(game, position)? else {
+            return Ok(None);
+        };
+        let mut parts = position.to_vec();
+        parts.push(Part {
+            game,
+            state: Box::new([one]),
+        });
+        Ok(match self.quotient_outcome(&Position::new(parts, true))? {
+            Some(Outcome::P) => Some(1),
+            _ => None,
         })
+    }
+
+    /// A heap that is *1 (it has a move, and every move leaves no move) among the heaps that
+    /// `position`, a sum of heaps of `game`, reaches; once found, it is kept for the game.
+    fn star_one(&mut self, game: GameId, position: &Position) -> Result<Option<i64>, SolveError> {
+        if let Some(&found) = self.sums.star_one.get(&game) {
+            return Ok(Some(found));
+        }
+        let heap = |n: i64| Part {
+            game,
+            state: Box::new([n]),
+        };
+        let mut seen: FxHashSet<i64> = position.parts().map(|p| p.state[0]).collect();
+        let mut next: Vec<i64> = seen.iter().copied().collect();
+        while let Some(n) = next.pop() {
+            self.limits.check_interrupt()?;
+            let options = self.part_options(&heap(n))?;
+            let mut ends = !options.is_empty();
+            for part in options.iter().flatten() {
+                ends = ends && self.part_options(part)?.is_empty();
+                if seen.insert(part.state[0]) {
+                    next.push(part.state[0]);
+                }
+            }
+            if ends {
+                self.sums.star_one.insert(game, n);
+                return Ok(Some(n));
+            }
+        }
+        Ok(None)
     }
 }
 

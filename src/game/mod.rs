@@ -10,6 +10,7 @@ pub mod lines;
 pub mod loopy;
 pub mod method;
 pub mod misere;
+pub mod misere_loopy;
 pub mod moves;
 pub mod octal;
 pub mod pattern;
@@ -125,6 +126,12 @@ pub enum SolveError {
     },
     /// A loopy game whose moves split heaps: its generalized values are not computed.
     LoopySplit(String),
+    /// The misère Grundy value of a sum that loops, which is not defined; the loop found.
+    /// Its misère outcome can still be asked.
+    MisereLoopyValue(Vec<String>),
+    /// The genus of a sum that loops, which is not defined (it is made of misère values); the
+    /// loop found.
+    LoopyGenus(Vec<String>),
     /// The value asked for is infinite (a loopy game); its outcome can still be asked.
     Infinite,
     Interrupted,

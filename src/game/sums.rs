@@ -103,7 +103,7 @@ impl Components {
     }
 
     /// The ids of the components of `parts` that can move, sorted.
-    fn key(&mut self, engine: &Engine, parts: &[Part]) -> Result<Vec<u32>, SolveError> {
+    pub(super) fn key(&mut self, engine: &Engine, parts: &[Part]) -> Result<Vec<u32>, SolveError> {
         let mut key = Vec::with_capacity(parts.len());
         for part in parts {
             let id = self.intern(part);
@@ -116,7 +116,11 @@ impl Components {
     }
 
     /// Where the options of component `id` lie in [`Components::options`], listing them once.
-    fn listed(&mut self, engine: &Engine, id: u32) -> Result<(usize, usize), SolveError> {
+    pub(super) fn listed(
+        &mut self,
+        engine: &Engine,
+        id: u32,
+    ) -> Result<(usize, usize), SolveError> {
         if let Some(range) = self.facts[id as usize].options {
             return Ok(range);
         }
@@ -140,8 +144,15 @@ impl Components {
         Ok(range)
     }
 
+    /// The option listed at `at` in [`Components::options`] (the sorted ids it leaves), and
+    /// where the next one starts.
+    pub(super) fn option_at(&self, at: usize) -> (&[u32], usize) {
+        let len = self.options[at] as usize;
+        (&self.options[at + 1..at + 1 + len], at + 1 + len)
+    }
+
     /// The bytes held, and while the next component is listed (each table may grow then).
-    fn bytes(&self) -> usize {
+    pub(super) fn bytes(&self) -> usize {
         budget::vector(&self.parts, 1)
             + budget::table(&self.ids, true)
             + self.state_bytes
@@ -149,7 +160,7 @@ impl Components {
             + budget::vector(&self.options, 2)
     }
 
-    fn describe(&self, engine: &Engine, key: &[u32]) -> String {
+    pub(super) fn describe(&self, engine: &Engine, key: &[u32]) -> String {
         let parts: Vec<Part> = key
             .iter()
             .map(|&id| self.parts[id as usize].clone())
@@ -246,7 +257,7 @@ fn stored_hash(keys: &[u32], key: &Packed) -> u64 {
 }
 
 impl SumTable {
-    fn get(&self, key: &[u32]) -> Option<u32> {
+    pub(super) fn get(&self, key: &[u32]) -> Option<u32> {
         let packed = packed(key);
         self.entries
             .find(hash(key), |e| matches(&self.keys, e, key, &packed))
@@ -260,6 +271,12 @@ impl SumTable {
             .find_mut(hash(key), |e| matches(keys, e, key, &packed))
             .expect("the sum is stored");
         entry.value = value;
+    }
+
+    /// Stores `key` with `value`, which it must not have yet.
+    pub(super) fn insert(&mut self, key: &[u32], value: u32) {
+        self.insert_active(key);
+        self.set(key, value);
     }
 
     /// Stores `key` as searched.
@@ -286,7 +303,7 @@ impl SumTable {
     }
 
     /// The bytes held, and with `more` while `key` is added.
-    fn bytes(&self, more: Option<&[u32]>) -> usize {
+    pub(super) fn bytes(&self, more: Option<&[u32]>) -> usize {
         let long = more.map_or(0, |key| if packed(key).is_some() { 0 } else { key.len() });
         budget::hash_table(&self.entries, more.is_some()) + budget::vector(&self.keys, long)
     }
@@ -468,7 +485,7 @@ impl<M: Measure> Search<'_, M> {
 }
 
 /// `key` with its component at `at` replaced by the sorted ids `with`, sorted, into `out`.
-fn replace(key: &[u32], at: usize, with: &[u32], out: &mut Vec<u32>) {
+pub(super) fn replace(key: &[u32], at: usize, with: &[u32], out: &mut Vec<u32>) {
     out.clear();
     let (mut i, mut j) = (0, 0);
     while i < key.len() || j < with.len() {
@@ -486,8 +503,10 @@ fn replace(key: &[u32], at: usize, with: &[u32], out: &mut Vec<u32>) {
     }
 }
 
-/// What the misère searches keep from one question to the next: the components met, and the
-/// sums valued by misère value and by genus.
+/// What the misère searches keep from one question to the next: the components met, the
+/// sums valued by misère value and by genus, the misère outcomes of loopy sums (see
+/// [`super::misere_loopy`]) with the games whose sums were found to loop, and the heaps that
+/// are *1 (see [`Engine::quotient_misere_value`]).
 #[derive(Default)]
 pub struct MisereSums {
     pub(super) components: Components,
@@ -495,6 +514,10 @@ pub struct MisereSums {
     pub(super) value_measure: MisereValue,
     pub(super) genera: SumTable,
     pub(super) genus_measure: super::misere::Genera,
+    pub(super) loopy_outcomes: SumTable,
+    pub(super) looping: rustc_hash::FxHashSet<super::GameId>,
+    /// A heap of each heap game that is *1, once found.
+    pub(super) star_one: FxHashMap<super::GameId, i64>,
 }
 
 #[cfg(test)]
