@@ -150,6 +150,41 @@ impl ValueSet {
         self.high = self.high.max(w);
     }
 
+    /// Takes `v` out of the set; whether it was in.
+    pub fn remove(&mut self, v: u32) -> bool {
+        let Some(word) = self.words.get_mut((v >> 6) as usize) else {
+            return false;
+        };
+        let bit = 1 << (v & 63);
+        let was = *word & bit != 0;
+        *word &= !bit;
+        was
+    }
+
+    /// Inserts the values of `bits` (bit `i` of word `w`: value `64 w + i`).
+    pub fn insert_words(&mut self, bits: &[u64]) {
+        for (word, &b) in self.words.iter_mut().zip(bits) {
+            *word |= b;
+        }
+        self.high = self
+            .high
+            .max(bits.len().min(self.words.len()).saturating_sub(1));
+    }
+
+    /// The values in the set, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut rest = bits;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let i = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    (w * 64) as u32 + i
+                })
+            })
+        })
+    }
+
     pub fn contains(&self, v: u32) -> bool {
         self.words
             .get((v >> 6) as usize)
@@ -183,7 +218,7 @@ impl ValueSet {
 
 /// The largest `a` of the pairs `(a, rest - a)` with `1 <= a <= rest - a` (unequal parts only,
 /// when `unequal`).
-fn last_pair(rest: usize, unequal: bool) -> usize {
+pub(super) fn last_pair(rest: usize, unequal: bool) -> usize {
     if unequal {
         rest.saturating_sub(1) / 2
     } else {

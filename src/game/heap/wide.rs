@@ -1,0 +1,291 @@
+//! The sparse space when values take two bytes (past 255: Officers' values, for one).
+//!
+//! - The pairs with a rare part of a block of [`WIDE_BLOCK_HEAPS`] consecutive heaps: a rare
+//!   heap `r` at least [`WIDE_BLOCK_HEAPS`] below the block pairs with consecutive heaps, all
+//!   known when the block starts, so each rare heap's partner values are one contiguous read for
+//!   the block, each setting a bit in its heap's set of option values.
+//! - The scan of the other pairs for the rare values still missing: one pair at a time while
+//!   many are missing; then 16 pairs at once, compared with each of the few values still wanted
+//!   (AVX2 when the processor has it, else a portable loop), only the pairs that hit looked at.
+
+use super::values::{last_pair, RareHeap, ValueSet};
+
+/// How many consecutive heaps share one pass over the rare heaps.
+pub(super) const WIDE_BLOCK_HEAPS: usize = 64;
+
+/// For each heap of the block `start..start + WIDE_BLOCK_HEAPS`, the option values (bits, `words`
+/// words a heap) of its pairs with a rare heap `r`, `WIDE_BLOCK_HEAPS <= r < start`, under `mask`.
+#[derive(Default)]
+pub(super) struct WideBlock {
+    start: usize,
+    mask: u32,
+    filled: bool,
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl WideBlock {
+    /// Inserts into `options` the values of the pairs `(r, rest - r)` of heap `n = g.len()`
+    /// with a rare part `r`, for each `(rest, unequal)` of `splits`; `takes` are the
+    /// `(take, unequal)` of each way to split. At the start of a block, fills the block first.
+    pub fn insert_rare_pairs(
+        &mut self,
+        g: &[u16],
+        rare: &[RareHeap],
+        splits: &[(usize, bool)],
+        takes: &[(usize, bool)],
+        mask: u32,
+        options: &mut ValueSet,
+    ) {
+        let n = g.len();
+        let start = n - n % WIDE_BLOCK_HEAPS;
+        if n == start && start >= WIDE_BLOCK_HEAPS {
+            self.fill(g, rare, takes, start, mask, options.words().len());
+        }
+        let runs = if self.filled && self.mask == mask && self.start == start {
+            let i = n - start;
+            options.insert_words(&self.bits[i * self.words..(i + 1) * self.words]);
+            let (first, end) = block_rare_range(rare, start);
+            [&rare[..first], &rare[end..]]
+        } else {
+            [rare, &[][..]]
+        };
+        for run in runs {
+            for &(rest, unequal) in splits {
+                super::values::insert_rare_pairs(g, run, rest, unequal, options);
+            }
+        }
+    }
+
+    fn fill(
+        &mut self,
+        g: &[u16],
+        rare: &[RareHeap],
+        takes: &[(usize, bool)],
+        start: usize,
+        mask: u32,
+        words: usize,
+    ) {
+        self.words = words;
+        self.bits.clear();
+        self.bits.resize(WIDE_BLOCK_HEAPS * words, 0);
+        let (first, end) = block_rare_range(rare, start);
+        for r in &rare[first..end] {
+            for &(take, unequal) in takes {
+                // Heap `start + i` leaves `start + i - take`, split as `(r, partner)`: the
+                // partner must be a heap (>= 1), and two equal parts no move when `unequal`.
+                let lo = (r.heap + take + 1)
+                    .saturating_sub(start)
+                    .max((take + 2).saturating_sub(start));
+                if lo >= WIDE_BLOCK_HEAPS {
+                    continue;
+                }
+                let equal = (unequal && 2 * r.heap + take >= start)
+                    .then(|| 2 * r.heap + take - start)
+                    .unwrap_or(usize::MAX);
+                let partners =
+                    &g[start + lo - take - r.heap..start + WIDE_BLOCK_HEAPS - take - r.heap];
+                for (i, &p) in (lo..WIDE_BLOCK_HEAPS).zip(partners) {
+                    if i != equal {
+                        let v = (r.value ^ u32::from(p)) as usize;
+                        self.bits[i * words + v / 64] |= 1 << (v % 64);
+                    }
+                }
+            }
+        }
+        self.start = start;
+        self.mask = mask;
+        self.filled = true;
+    }
+
+    pub fn bytes(&self) -> usize {
+        8 * self.bits.capacity()
+    }
+}
+
+/// The indices of the rare heaps `r` with `WIDE_BLOCK_HEAPS <= r < start`.
+fn block_rare_range(rare: &[RareHeap], start: usize) -> (usize, usize) {
+    let first = rare.partition_point(|r| r.heap < WIDE_BLOCK_HEAPS);
+    (first, rare.partition_point(|r| r.heap < start).max(first))
+}
+
+/// Pairs compared at once.
+const LANES: usize = 16;
+
+/// Up to how many values still wanted the pairs are compared with each of them at once.
+const FEW: usize = 16;
+
+/// Takes `g[a] ^ g[rest - a]` out of `wanted` for the pairs `a = 1, 2, ...` in turn, until the
+/// `missing` values of `wanted` are found; returns how many are still missing.
+pub(super) fn find_in_wide_pairs(
+    g: &[u16],
+    rest: usize,
+    unequal: bool,
+    wanted: &mut ValueSet,
+    missing: u32,
+) -> u32 {
+    let last = last_pair(rest, unequal);
+    let (low, high) = (&g[1..=last], &g[rest - last..rest]);
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, checked just above.
+        return unsafe { find_avx2(low, high, wanted, missing) };
+    }
+    find_with(low, high, wanted, missing, lane_hits)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn find_avx2(low: &[u16], high: &[u16], wanted: &mut ValueSet, missing: u32) -> u32 {
+    // SAFETY: this function runs only where the processor has AVX2.
+    find_with(low, high, wanted, missing, |l, h, f| unsafe {
+        lane_hits_avx2(l, h, f)
+    })
+}
+
+/// The pairs `(low[i], high[len - 1 - i])` in turn; `hits_of` gives the pairs of a block of
+/// [`LANES`] whose value is one of a few, as bit `2 j` for pair `j`.
+#[inline(always)]
+fn find_with(
+    low: &[u16],
+    high: &[u16],
+    wanted: &mut ValueSet,
+    mut missing: u32,
+    hits_of: impl Fn(&[u16; LANES], &[u16; LANES], &[u16]) -> u32,
+) -> u32 {
+    let len = low.len();
+    let pair = |i: usize| u32::from(low[i] ^ high[len - 1 - i]);
+    let mut i = 0;
+    while i < len && missing as usize > FEW {
+        missing -= u32::from(wanted.remove(pair(i)));
+        i += 1;
+    }
+    let mut few = [0u16; FEW];
+    let mut count = 0;
+    for v in wanted.iter().take(FEW) {
+        few[count] = v as u16;
+        count += 1;
+    }
+    while missing > 0 && i + LANES <= len {
+        let lows = low[i..i + LANES].try_into().expect("a block");
+        let highs = high[len - i - LANES..len - i].try_into().expect("a block");
+        let mut hits = hits_of(lows, highs, &few[..count]);
+        while hits != 0 {
+            let v = pair(i + hits.trailing_zeros() as usize / 2);
+            hits &= hits - 1;
+            if wanted.remove(v) {
+                missing -= 1;
+                if let Some(j) = few[..count].iter().position(|&w| u32::from(w) == v) {
+                    count -= 1;
+                    few.swap(j, count);
+                }
+            }
+        }
+        i += LANES;
+    }
+    while missing > 0 && i < len {
+        missing -= u32::from(wanted.remove(pair(i)));
+        i += 1;
+    }
+    missing
+}
+
+/// The pairs `lows[j] ^ highs[LANES - 1 - j]` whose value is one of `few`, as bit `2 j`.
+fn lane_hits(lows: &[u16; LANES], highs: &[u16; LANES], few: &[u16]) -> u32 {
+    let mut bits = 0u32;
+    for j in 0..LANES {
+        let v = lows[j] ^ highs[LANES - 1 - j];
+        bits |= u32::from(few.contains(&v)) << (2 * j);
+    }
+    bits
+}
+
+/// [`lane_hits`] in AVX2: the high values reversed by a shuffle of byte pairs and a swap of
+/// the two halves, 16 pairs xored and compared with each value at once.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn lane_hits_avx2(lows: &[u16; LANES], highs: &[u16; LANES], few: &[u16]) -> u32 {
+    use std::arch::x86_64::*;
+    // SAFETY: both arrays hold 32 bytes, read unaligned.
+    let (low, high) = unsafe {
+        (
+            _mm256_loadu_si256(lows.as_ptr().cast()),
+            _mm256_loadu_si256(highs.as_ptr().cast()),
+        )
+    };
+    let reverse_halves = _mm256_setr_epi8(
+        14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7,
+        4, 5, 2, 3, 0, 1,
+    );
+    let reversed = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(high, reverse_halves), 0x4e);
+    let xors = _mm256_xor_si256(low, reversed);
+    let mut hits = _mm256_setzero_si256();
+    for &w in few {
+        hits = _mm256_or_si256(hits, _mm256_cmpeq_epi16(xors, _mm256_set1_epi16(w as i16)));
+    }
+    _mm256_movemask_epi8(hits) as u32 & 0x5555_5555
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fixed pseudo-random stream (xorshift).
+    fn stream(seed: u64) -> impl FnMut() -> u64 {
+        let mut x = seed;
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
+    #[test]
+    fn the_scan_finds_what_a_plain_loop_finds() {
+        let mut next = stream(7);
+        for round in 0..300 {
+            let len = 2 + (next() % 700) as usize;
+            let top = [3, 40, 600][round % 3];
+            let g: Vec<u16> = (0..len).map(|_| (next() % top) as u16).collect();
+            let rest = len - 1 - (next() % 3) as usize;
+            let unequal = round % 2 == 1;
+            let mut wanted = ValueSet::default();
+            wanted.grow(1024);
+            let count = 1 + (next() % 40) as u32;
+            for _ in 0..count {
+                wanted.insert((next() % 1024) as u32);
+            }
+            let before: Vec<u32> = wanted.iter().collect();
+            // The plain loop: every pair, in order.
+            let pairs: Vec<u32> = (1..=last_pair(rest, unequal))
+                .map(|a| u32::from(g[a] ^ g[rest - a]))
+                .collect();
+            let left: Vec<u32> = before
+                .iter()
+                .copied()
+                .filter(|v| !pairs.contains(v))
+                .collect();
+            for portable in [false, true] {
+                let mut set = ValueSet::default();
+                set.grow(1024);
+                before.iter().for_each(|&v| set.insert(v));
+                let missing = before.len() as u32;
+                let found = if portable {
+                    let last = last_pair(rest, unequal);
+                    find_with(
+                        &g[1..=last],
+                        &g[rest - last..rest],
+                        &mut set,
+                        missing,
+                        lane_hits,
+                    )
+                } else {
+                    find_in_wide_pairs(&g, rest, unequal, &mut set, missing)
+                };
+                assert_eq!(found as usize, left.len(), "round {round}");
+                assert_eq!(set.iter().collect::<Vec<_>>(), left, "round {round}");
+            }
+        }
+    }
+}
