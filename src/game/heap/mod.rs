@@ -504,6 +504,7 @@ impl HeapSequence {
                 splits,
                 &self.split_takes,
                 self.mask,
+                self.bound,
                 &mut self.options,
             );
         } else {

@@ -13,21 +13,27 @@ use super::values::{last_pair, RareHeap, ValueSet};
 /// How many consecutive heaps share one pass over the rare heaps.
 pub(super) const WIDE_BLOCK_HEAPS: usize = 64;
 
-/// For each heap of the block `start..start + WIDE_BLOCK_HEAPS`, the option values (bits, `words`
-/// words a heap) of its pairs with a rare heap `r`, `WIDE_BLOCK_HEAPS <= r < start`, under `mask`.
+/// The widest row of a block: values below this many (a bound of 2048).
+const WIDEST_ROW: usize = 2048;
+
+/// For each heap of the block `start..start + WIDE_BLOCK_HEAPS`, a flag for each option value
+/// (`row` bytes a heap, values below `row`) of its pairs with a rare heap `r`,
+/// `WIDE_BLOCK_HEAPS <= r < start`, under `mask`.
 #[derive(Default)]
 pub(super) struct WideBlock {
     start: usize,
     mask: u32,
     filled: bool,
-    words: usize,
-    bits: Vec<u64>,
+    row: usize,
+    seen: Vec<u8>,
 }
 
 impl WideBlock {
     /// Inserts into `options` the values of the pairs `(r, rest - r)` of heap `n = g.len()`
     /// with a rare part `r`, for each `(rest, unequal)` of `splits`; `takes` are the
-    /// `(take, unequal)` of each way to split. At the start of a block, fills the block first.
+    /// `(take, unequal)` of each way to split, and every value so far is below `bound`. At the
+    /// start of a block, fills the block first (when its rows are at most [`WIDEST_ROW`]).
+    #[allow(clippy::too_many_arguments)]
     pub fn insert_rare_pairs(
         &mut self,
         g: &[u16],
@@ -35,16 +41,23 @@ impl WideBlock {
         splits: &[(usize, bool)],
         takes: &[(usize, bool)],
         mask: u32,
+        bound: usize,
         options: &mut ValueSet,
     ) {
         let n = g.len();
         let start = n - n % WIDE_BLOCK_HEAPS;
         if n == start && start >= WIDE_BLOCK_HEAPS {
-            self.fill(g, rare, takes, start, mask, options.words().len());
+            self.filled = false;
+            match bound.max(512) {
+                512 => self.fill::<512>(g, rare, takes, start, mask),
+                1024 => self.fill::<1024>(g, rare, takes, start, mask),
+                WIDEST_ROW => self.fill::<WIDEST_ROW>(g, rare, takes, start, mask),
+                _ => {}
+            }
         }
         let runs = if self.filled && self.mask == mask && self.start == start {
             let i = n - start;
-            options.insert_words(&self.bits[i * self.words..(i + 1) * self.words]);
+            insert_flags(&self.seen[i * self.row..(i + 1) * self.row], options);
             let (first, end) = block_rare_range(rare, start);
             [&rare[..first], &rare[end..]]
         } else {
@@ -57,23 +70,23 @@ impl WideBlock {
         }
     }
 
-    fn fill(
+    fn fill<const ROW: usize>(
         &mut self,
         g: &[u16],
         rare: &[RareHeap],
         takes: &[(usize, bool)],
         start: usize,
         mask: u32,
-        words: usize,
     ) {
-        self.words = words;
-        self.bits.clear();
-        self.bits.resize(WIDE_BLOCK_HEAPS * words, 0);
+        self.row = ROW;
+        self.seen.clear();
+        self.seen.resize(WIDE_BLOCK_HEAPS * ROW, 0);
+        let (rows, _) = self.seen.as_chunks_mut::<ROW>();
         let (first, end) = block_rare_range(rare, start);
         for r in &rare[first..end] {
             for &(take, unequal) in takes {
                 // Heap `start + i` leaves `start + i - take`, split as `(r, partner)`: the
-                // partner must be a heap (>= 1), and two equal parts no move when `unequal`.
+                // partner must be a heap (>= 1), and two equal parts are no move when `unequal`.
                 let lo = (r.heap + take + 1)
                     .saturating_sub(start)
                     .max((take + 2).saturating_sub(start));
@@ -83,12 +96,16 @@ impl WideBlock {
                 let equal = (unequal && 2 * r.heap + take >= start)
                     .then(|| 2 * r.heap + take - start)
                     .unwrap_or(usize::MAX);
-                let partners =
-                    &g[start + lo - take - r.heap..start + WIDE_BLOCK_HEAPS - take - r.heap];
-                for (i, &p) in (lo..WIDE_BLOCK_HEAPS).zip(partners) {
-                    if i != equal {
-                        let v = (r.value ^ u32::from(p)) as usize;
-                        self.bits[i * words + v / 64] |= 1 << (v % 64);
+                let base = start - take - r.heap;
+                let v = r.value as u16;
+                for (lo, hi) in [
+                    (lo, equal.clamp(lo, WIDE_BLOCK_HEAPS)),
+                    (equal.saturating_add(1).max(lo), WIDE_BLOCK_HEAPS),
+                ] {
+                    if lo < hi {
+                        for (row, &p) in rows[lo..hi].iter_mut().zip(&g[base + lo..base + hi]) {
+                            row[usize::from(v ^ p) & (ROW - 1)] = 1;
+                        }
                     }
                 }
             }
@@ -99,7 +116,44 @@ impl WideBlock {
     }
 
     pub fn bytes(&self) -> usize {
-        8 * self.bits.capacity()
+        self.seen.capacity()
+    }
+}
+
+/// Inserts into `options` each value `v` with `flags[v] != 0`.
+fn insert_flags(flags: &[u8], options: &mut ValueSet) {
+    let mut words = [0u64; WIDEST_ROW / 64];
+    let words = &mut words[..flags.len() / 64];
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, checked just above.
+        unsafe { flag_words_avx2(flags, words) };
+        options.insert_words(words);
+        return;
+    }
+    for (word, chunk) in words.iter_mut().zip(flags.chunks_exact(64)) {
+        *word = (chunk.iter().enumerate()).fold(0, |bits, (j, &f)| bits | u64::from(f != 0) << j);
+    }
+    options.insert_words(words);
+}
+
+/// The flags of 64 values a word, as bits, in AVX2: 32 flags compared with zero at once.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn flag_words_avx2(flags: &[u8], words: &mut [u64]) {
+    use std::arch::x86_64::*;
+    let zero = _mm256_setzero_si256();
+    for (word, chunk) in words.iter_mut().zip(flags.chunks_exact(64)) {
+        // SAFETY: each chunk holds 64 bytes, read unaligned as two halves.
+        let (low, high) = unsafe {
+            (
+                _mm256_loadu_si256(chunk.as_ptr().cast()),
+                _mm256_loadu_si256(chunk.as_ptr().add(32).cast()),
+            )
+        };
+        let empty_low = _mm256_movemask_epi8(_mm256_cmpeq_epi8(low, zero)) as u32;
+        let empty_high = _mm256_movemask_epi8(_mm256_cmpeq_epi8(high, zero)) as u32;
+        *word = !(u64::from(empty_low) | u64::from(empty_high) << 32);
     }
 }
 
@@ -113,7 +167,7 @@ fn block_rare_range(rare: &[RareHeap], start: usize) -> (usize, usize) {
 const LANES: usize = 16;
 
 /// Up to how many values still wanted the pairs are compared with each of them at once.
-const FEW: usize = 16;
+const FEW: usize = 24;
 
 /// Takes `g[a] ^ g[rest - a]` out of `wanted` for the pairs `a = 1, 2, ...` in turn, until the
 /// `missing` values of `wanted` are found; returns how many are still missing.
@@ -144,14 +198,15 @@ unsafe fn find_avx2(low: &[u16], high: &[u16], wanted: &mut ValueSet, missing: u
 }
 
 /// The pairs `(low[i], high[len - 1 - i])` in turn; `hits_of` gives the pairs of a block of
-/// [`LANES`] whose value is one of a few, as bit `2 j` for pair `j`.
+/// [`LANES`] whose value is one of a few (each repeated in [`LANES`] lanes), as bit `2 j` for
+/// pair `j`.
 #[inline(always)]
 fn find_with(
     low: &[u16],
     high: &[u16],
     wanted: &mut ValueSet,
     mut missing: u32,
-    hits_of: impl Fn(&[u16; LANES], &[u16; LANES], &[u16]) -> u32,
+    hits_of: impl Fn(&[u16; LANES], &[u16; LANES], &[[u16; LANES]]) -> u32,
 ) -> u32 {
     let len = low.len();
     let pair = |i: usize| u32::from(low[i] ^ high[len - 1 - i]);
@@ -160,10 +215,10 @@ fn find_with(
         missing -= u32::from(wanted.remove(pair(i)));
         i += 1;
     }
-    let mut few = [0u16; FEW];
+    let mut few = [[0u16; LANES]; FEW];
     let mut count = 0;
     for v in wanted.iter().take(FEW) {
-        few[count] = v as u16;
+        few[count] = [v as u16; LANES];
         count += 1;
     }
     while missing > 0 && i + LANES <= len {
@@ -175,7 +230,7 @@ fn find_with(
             hits &= hits - 1;
             if wanted.remove(v) {
                 missing -= 1;
-                if let Some(j) = few[..count].iter().position(|&w| u32::from(w) == v) {
+                if let Some(j) = few[..count].iter().position(|w| u32::from(w[0]) == v) {
                     count -= 1;
                     few.swap(j, count);
                 }
@@ -191,11 +246,11 @@ fn find_with(
 }
 
 /// The pairs `lows[j] ^ highs[LANES - 1 - j]` whose value is one of `few`, as bit `2 j`.
-fn lane_hits(lows: &[u16; LANES], highs: &[u16; LANES], few: &[u16]) -> u32 {
+fn lane_hits(lows: &[u16; LANES], highs: &[u16; LANES], few: &[[u16; LANES]]) -> u32 {
     let mut bits = 0u32;
     for j in 0..LANES {
         let v = lows[j] ^ highs[LANES - 1 - j];
-        bits |= u32::from(few.contains(&v)) << (2 * j);
+        bits |= u32::from(few.iter().any(|w| w[0] == v)) << (2 * j);
     }
     bits
 }
@@ -204,7 +259,7 @@ fn lane_hits(lows: &[u16; LANES], highs: &[u16; LANES], few: &[u16]) -> u32 {
 /// the two halves, 16 pairs xored and compared with each value at once.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn lane_hits_avx2(lows: &[u16; LANES], highs: &[u16; LANES], few: &[u16]) -> u32 {
+unsafe fn lane_hits_avx2(lows: &[u16; LANES], highs: &[u16; LANES], few: &[[u16; LANES]]) -> u32 {
     use std::arch::x86_64::*;
     // SAFETY: both arrays hold 32 bytes, read unaligned.
     let (low, high) = unsafe {
@@ -220,8 +275,10 @@ unsafe fn lane_hits_avx2(lows: &[u16; LANES], highs: &[u16; LANES], few: &[u16])
     let reversed = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(high, reverse_halves), 0x4e);
     let xors = _mm256_xor_si256(low, reversed);
     let mut hits = _mm256_setzero_si256();
-    for &w in few {
-        hits = _mm256_or_si256(hits, _mm256_cmpeq_epi16(xors, _mm256_set1_epi16(w as i16)));
+    for w in few {
+        // SAFETY: each value is repeated in 16 lanes, 32 bytes, read unaligned.
+        let w = unsafe { _mm256_loadu_si256(w.as_ptr().cast()) };
+        hits = _mm256_or_si256(hits, _mm256_cmpeq_epi16(xors, w));
     }
     _mm256_movemask_epi8(hits) as u32 & 0x5555_5555
 }
@@ -238,6 +295,39 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             x
+        }
+    }
+
+    #[test]
+    fn blocks_give_the_rare_pairs_heap_by_heap() {
+        let mut next = stream(3);
+        for (top, bound) in [(512, 512), (1024, 1024), (2048, 2048), (300, 4096)] {
+            let g: Vec<u16> = (0..1000).map(|_| (next() % top) as u16).collect();
+            let rare: Vec<RareHeap> = (1..1000)
+                .filter(|_| next() % 9 == 0)
+                .map(|heap| RareHeap {
+                    heap,
+                    value: u32::from(g[heap]),
+                })
+                .collect();
+            let takes = [(0, true), (1, false), (2, true)];
+            let mut block = WideBlock::default();
+            for n in 0..1000 {
+                let splits: Vec<(usize, bool)> = (takes.iter())
+                    .filter(|&&(take, _)| take + 2 <= n)
+                    .map(|&(take, unequal)| (n - take, unequal))
+                    .collect();
+                let mut by_block = ValueSet::default();
+                by_block.grow(2 * bound);
+                block.insert_rare_pairs(&g[..n], &rare, &splits, &takes, 1, bound, &mut by_block);
+                let mut by_heap = ValueSet::default();
+                by_heap.grow(2 * bound);
+                for &(rest, unequal) in &splits {
+                    super::super::values::insert_rare_pairs(&g, &rare, rest, unequal, &mut by_heap);
+                }
+                let found: Vec<u32> = by_block.iter().collect();
+                assert_eq!(found, by_heap.iter().collect::<Vec<_>>(), "heap {n}");
+            }
         }
     }
 
