@@ -206,18 +206,22 @@ fn a_certified_period_answers_huge_heaps() {
     assert_eq!(v, g[100 + ((huge - 100) % 12) as usize]);
 }
 
+/// Octal codes (digits after the point) that split after taking 0, 1 or 2, with whether the
+/// parts must differ.
+const SPLIT_CODES: &[(&[u8], bool)] = &[
+    (&[4], true),
+    (&[0, 6], false),
+    (&[4, 4, 4], true),
+    (&[0, 0, 6], false),
+    (&[4, 2, 4], false),
+    (&[0, 7, 5], true),
+];
+
 #[test]
 fn blocks_of_rare_pairs_match_the_plain_method() {
     // Splits after taking 0, 1 or 2, equal parts allowed or not: the block's partner reads and
     // the pair of equal parts it leaves out, for every position of the block.
-    for (digits, unequal) in [
-        (&[4u8][..], true),
-        (&[0, 6][..], false),
-        (&[4, 4, 4][..], true),
-        (&[0, 0, 6][..], false),
-        (&[4, 2, 4][..], false),
-        (&[0, 7, 5][..], true),
-    ] {
+    for &(digits, unequal) in SPLIT_CODES {
         let rules = octal(digits, unequal);
         assert_eq!(
             fast(&rules, 5000),
@@ -278,15 +282,7 @@ fn two_byte_values_match_the_plain_method() {
     assert_eq!(values, plain(&officers, 20_000));
     // Small values kept in two bytes from the start: splits after taking 0, 1 or 2, equal
     // parts allowed or not.
-    for (digits, unequal) in [
-        (&[4u8][..], true),
-        (&[0, 6][..], false),
-        (&[4, 4, 4][..], true),
-        (&[0, 0, 6][..], false),
-        (&[4, 2, 4][..], false),
-        (&[0, 7, 5][..], true),
-        (&[0, 4, 5, 6][..], false),
-    ] {
+    for &(digits, unequal) in SPLIT_CODES.iter().chain(&[(&[0, 4, 5, 6][..], false)]) {
         let rules = octal(digits, unequal);
         assert_eq!(
             fast_stored_as(&rules, 5000, CompactValues::Halves(Vec::new())),

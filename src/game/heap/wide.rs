@@ -8,6 +8,8 @@
 //!   many are missing; then 16 pairs at once, compared with each of the few values still wanted
 //!   (AVX2 when the processor has it, else a portable loop), only the pairs that hit looked at.
 
+#[cfg(target_arch = "x86_64")]
+use super::values::xor_reversed_avx2;
 use super::values::{last_pair, RareHeap, ValueSet};
 
 /// How many consecutive heaps share one pass over the rare heaps.
@@ -255,25 +257,18 @@ fn lane_hits(lows: &[u16; LANES], highs: &[u16; LANES], few: &[[u16; LANES]]) ->
     bits
 }
 
-/// [`lane_hits`] in AVX2: the high values reversed by a shuffle of byte pairs and a swap of
-/// the two halves, 16 pairs xored and compared with each value at once.
+/// [`lane_hits`] in AVX2: 16 pairs xored (the high values reversed by a shuffle of byte pairs)
+/// and compared with each value at once.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn lane_hits_avx2(lows: &[u16; LANES], highs: &[u16; LANES], few: &[[u16; LANES]]) -> u32 {
     use std::arch::x86_64::*;
-    // SAFETY: both arrays hold 32 bytes, read unaligned.
-    let (low, high) = unsafe {
-        (
-            _mm256_loadu_si256(lows.as_ptr().cast()),
-            _mm256_loadu_si256(highs.as_ptr().cast()),
-        )
-    };
-    let reverse_halves = _mm256_setr_epi8(
+    let reverse_pairs = _mm256_setr_epi8(
         14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7,
         4, 5, 2, 3, 0, 1,
     );
-    let reversed = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(high, reverse_halves), 0x4e);
-    let xors = _mm256_xor_si256(low, reversed);
+    // SAFETY: both arrays hold 32 bytes.
+    let xors = unsafe { xor_reversed_avx2(lows.as_ptr(), highs.as_ptr(), reverse_pairs) };
     let mut hits = _mm256_setzero_si256();
     for w in few {
         // SAFETY: each value is repeated in 16 lanes, 32 bytes, read unaligned.
