@@ -95,9 +95,11 @@ impl WideBlock {
                 if lo >= WIDE_BLOCK_HEAPS {
                     continue;
                 }
-                let equal = (unequal && 2 * r.heap + take >= start)
-                    .then(|| 2 * r.heap + take - start)
-                    .unwrap_or(usize::MAX);
+                let equal = if unequal && 2 * r.heap + take >= start {
+                    2 * r.heap + take - start
+                } else {
+                    usize::MAX
+                };
                 let base = start - take - r.heap;
                 let v = r.value as u16;
                 for (lo, hi) in [
@@ -299,7 +301,7 @@ mod tests {
         for (top, bound) in [(512, 512), (1024, 1024), (2048, 2048), (300, 4096)] {
             let g: Vec<u16> = (0..1000).map(|_| (next() % top) as u16).collect();
             let rare: Vec<RareHeap> = (1..1000)
-                .filter(|_| next() % 9 == 0)
+                .filter(|_| next().is_multiple_of(9))
                 .map(|heap| RareHeap {
                     heap,
                     value: u32::from(g[heap]),
