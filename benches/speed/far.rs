@@ -10,6 +10,7 @@
 use std::time::{Duration, Instant};
 
 use super::{best_of, sparse_space_grundys, Against, Case};
+use grundy::game::heap::{HeapRules, HeapSequence, Take};
 use ogs::Solver;
 
 /// The heaps of the far cases.
@@ -76,17 +77,37 @@ pub fn far_cases(quick: bool) -> Vec<Case> {
             against: Against::Rust(Box::new(move || {
                 let game: ogs::Game = "0.6".parse().expect("an octal code");
                 let last = std::cell::Cell::new(0);
+                let sum = std::cell::Cell::new(0u64);
                 let time = best_of(1, || {
                     let mut solver = ogs::RC2Solver::<true, ()>::with_capacity(game.clone(), n);
                     last.set(solver.by_ref().take(n).last().unwrap_or(0));
+                    sum.set(solver.nimbers().iter().map(|&v| u64::from(v)).sum());
                     std::hint::black_box(solver.nimbers().len())
                 });
+                // The interpreter's values of the same heaps, untimed, from the engine.
+                let mut officers = HeapSequence::new(HeapRules {
+                    takes: vec![Take {
+                        take: 1,
+                        none: false,
+                        one: true,
+                        two: true,
+                        three: false,
+                        unequal: false,
+                    }],
+                    ranges: vec![],
+                });
+                officers
+                    .value(n as u64 - 1, &super::bench_limits())
+                    .expect("room for the values");
+                let ours: u64 = officers.values().map(u64::from).sum();
+                assert_eq!(ours, sum.get(), "grundy and ogs differ on Officers' values");
                 (
                     time,
                     format!(
-                        "ogs 0.0.6 RC2Solver in process, G({}) = {}",
+                        "ogs 0.0.6 RC2Solver in process, G({}) = {}, sums of values equal ({})",
                         n - 1,
-                        last.get()
+                        last.get(),
+                        sum.get()
                     ),
                 )
             })),

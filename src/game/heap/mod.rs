@@ -28,6 +28,7 @@ use window::Window;
 mod block;
 mod cache;
 mod values;
+mod wide;
 mod window;
 
 /// A heap game whose moves are octal-style: for each [`Take`], remove `take` tokens and leave no
@@ -191,6 +192,8 @@ pub struct HeapSequence {
     split_takes: Vec<(usize, bool)>,
     /// The pairs with a rare part of the block of heaps being computed.
     block: RareBlock,
+    /// The same for values of two bytes.
+    wide: wide::WideBlock,
 }
 
 const FIRST_CHECKPOINT: usize = 64;
@@ -218,6 +221,7 @@ impl HeapSequence {
             cache: cache::Tracker::default(),
             split_takes: Vec::new(),
             block: RareBlock::default(),
+            wide: wide::WideBlock::default(),
         };
         seq.split_takes = (seq.rules.takes.iter().filter(|t| t.two))
             .map(|t| (t.take as usize, t.unequal))
@@ -254,6 +258,7 @@ impl HeapSequence {
             + self.options.bytes()
             + self.wanted.bytes()
             + self.block.bytes()
+            + self.wide.bytes()
     }
 
     /// The moves the sequence is computed from.
@@ -492,8 +497,20 @@ impl HeapSequence {
             }
         }
         // Every common option value: the pairs with a rare part.
-        for &(rest, unequal) in splits {
-            with_slice!(&self.values, g => values::insert_rare_pairs(g, &self.rare, rest, unequal, &mut self.options));
+        if let CompactValues::Halves(g) = &self.values {
+            (self.wide).insert_rare_pairs(
+                g,
+                &self.rare,
+                splits,
+                &self.split_takes,
+                self.mask,
+                self.bound,
+                &mut self.options,
+            );
+        } else {
+            for &(rest, unequal) in splits {
+                with_slice!(&self.values, g => values::insert_rare_pairs(g, &self.rare, rest, unequal, &mut self.options));
+            }
         }
         // The least common value missing, and the rare values below it that are missing.
         let mut common_mex = None;
@@ -536,7 +553,14 @@ impl HeapSequence {
             if missing_rare == 0 {
                 break;
             }
-            missing_rare = with_slice!(&self.values, g => values::find_in_pairs(g, rest, unequal, &mut self.wanted, missing_rare));
+            missing_rare = match &self.values {
+                CompactValues::Halves(g) => {
+                    wide::find_in_wide_pairs(g, rest, unequal, &mut self.wanted, missing_rare)
+                }
+                _ => {
+                    with_slice!(&self.values, g => values::find_in_pairs(g, rest, unequal, &mut self.wanted, missing_rare))
+                }
+            };
         }
         let value = self.wanted.min().unwrap_or(common_mex);
         self.wanted.clear();

@@ -31,7 +31,12 @@ fn plain(rules: &HeapRules, len: usize) -> Vec<u32> {
                 values.push(g[n - k]);
             }
         }
-        g.push((0..).find(|v| !values.contains(v)).unwrap());
+        let options = values.len();
+        let mut present = vec![false; options + 1];
+        for &v in values.iter().filter(|&&v| v as usize <= options) {
+            present[v as usize] = true;
+        }
+        g.push(present.iter().position(|&p| !p).unwrap() as u32);
     }
     g
 }
@@ -201,18 +206,22 @@ fn a_certified_period_answers_huge_heaps() {
     assert_eq!(v, g[100 + ((huge - 100) % 12) as usize]);
 }
 
+/// Octal codes (digits after the point) that split after taking 0, 1 or 2, with whether the
+/// parts must differ.
+const SPLIT_CODES: &[(&[u8], bool)] = &[
+    (&[4], true),
+    (&[0, 6], false),
+    (&[4, 4, 4], true),
+    (&[0, 0, 6], false),
+    (&[4, 2, 4], false),
+    (&[0, 7, 5], true),
+];
+
 #[test]
 fn blocks_of_rare_pairs_match_the_plain_method() {
     // Splits after taking 0, 1 or 2, equal parts allowed or not: the block's partner reads and
     // the pair of equal parts it leaves out, for every position of the block.
-    for (digits, unequal) in [
-        (&[4u8][..], true),
-        (&[0, 6][..], false),
-        (&[4, 4, 4][..], true),
-        (&[0, 0, 6][..], false),
-        (&[4, 2, 4][..], false),
-        (&[0, 7, 5][..], true),
-    ] {
+    for &(digits, unequal) in SPLIT_CODES {
         let rules = octal(digits, unequal);
         assert_eq!(
             fast(&rules, 5000),
@@ -257,4 +266,28 @@ fn a_split_listed_twice_is_one_split_of_the_structure() {
         lasker(vec![take(2, 4, true), take(0, 4, false)]),
         lasker(vec![take(0, 4, false), take(2, 4, true)])
     );
+}
+
+#[test]
+fn two_byte_values_match_the_plain_method() {
+    // Officers' values pass 255 near heap 10^4: from there on they take two bytes, and the
+    // two-byte blocks and scan run on the real values.
+    let officers = octal(&[0, 6], false);
+    let mut seq = HeapSequence::new(officers.clone());
+    let values: Vec<u32> = (0..20_000)
+        .map(|n| seq.value(n, &Limits::default()).unwrap())
+        .collect();
+    assert!(matches!(seq.values, CompactValues::Halves(_)));
+    assert_ne!(seq.mask, 0);
+    assert_eq!(values, plain(&officers, 20_000));
+    // Small values kept in two bytes from the start: splits after taking 0, 1 or 2, equal
+    // parts allowed or not.
+    for &(digits, unequal) in SPLIT_CODES.iter().chain(&[(&[0, 4, 5, 6][..], false)]) {
+        let rules = octal(digits, unequal);
+        assert_eq!(
+            fast_stored_as(&rules, 5000, CompactValues::Halves(Vec::new())),
+            plain(&rules, 5000),
+            "{digits:?} {unequal}"
+        );
+    }
 }

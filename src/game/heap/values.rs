@@ -150,6 +150,41 @@ impl ValueSet {
         self.high = self.high.max(w);
     }
 
+    /// Takes `v` out of the set; whether it was in.
+    pub fn remove(&mut self, v: u32) -> bool {
+        let Some(word) = self.words.get_mut((v >> 6) as usize) else {
+            return false;
+        };
+        let bit = 1 << (v & 63);
+        let was = *word & bit != 0;
+        *word &= !bit;
+        was
+    }
+
+    /// Inserts the values of `bits` (bit `i` of word `w`: value `64 w + i`).
+    pub fn insert_words(&mut self, bits: &[u64]) {
+        for (word, &b) in self.words.iter_mut().zip(bits) {
+            *word |= b;
+        }
+        self.high = self
+            .high
+            .max(bits.len().min(self.words.len()).saturating_sub(1));
+    }
+
+    /// The values in the set, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut rest = bits;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let i = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    (w * 64) as u32 + i
+                })
+            })
+        })
+    }
+
     pub fn contains(&self, v: u32) -> bool {
         self.words
             .get((v >> 6) as usize)
@@ -183,7 +218,7 @@ impl ValueSet {
 
 /// The largest `a` of the pairs `(a, rest - a)` with `1 <= a <= rest - a` (unequal parts only,
 /// when `unequal`).
-fn last_pair(rest: usize, unequal: bool) -> usize {
+pub(super) fn last_pair(rest: usize, unequal: bool) -> usize {
     if unequal {
         rest.saturating_sub(1) / 2
     } else {
@@ -457,22 +492,40 @@ fn block_hits(lows: &[u8; BLOCK], highs: &[u8; BLOCK], few: &[u8]) -> u32 {
 #[target_feature(enable = "avx2")]
 unsafe fn block_hits_avx2(lows: &[u8; BLOCK], highs: &[u8; BLOCK], few: &[u8]) -> u32 {
     use std::arch::x86_64::*;
-    // SAFETY: both arrays hold 32 bytes, read unaligned.
-    let (low, high) = unsafe {
-        (
-            _mm256_loadu_si256(lows.as_ptr().cast()),
-            _mm256_loadu_si256(highs.as_ptr().cast()),
-        )
-    };
     let reverse_lanes = _mm256_setr_epi8(
         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
         5, 4, 3, 2, 1, 0,
     );
-    let reversed = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(high, reverse_lanes), 0x4e);
-    let xors = _mm256_xor_si256(low, reversed);
+    // SAFETY: both arrays hold 32 bytes.
+    let xors = unsafe { xor_reversed_avx2(lows.as_ptr(), highs.as_ptr(), reverse_lanes) };
     let mut hits = _mm256_setzero_si256();
     for &w in few {
         hits = _mm256_or_si256(hits, _mm256_cmpeq_epi8(xors, _mm256_set1_epi8(w as i8)));
     }
     _mm256_movemask_epi8(hits) as u32
+}
+
+/// The 32 bytes at `low` xored with the 32 bytes at `high` with their elements in reverse
+/// order: `reverse` is the byte shuffle that reverses the elements (bytes, or pairs of bytes)
+/// within each half of 16 bytes, and then the halves are swapped.
+///
+/// # Safety
+/// Both pointers point to 32 readable bytes, and the processor has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn xor_reversed_avx2<T>(
+    low: *const T,
+    high: *const T,
+    reverse: std::arch::x86_64::__m256i,
+) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    // SAFETY: both point to 32 bytes (the caller's promise), read unaligned.
+    let (low, high) = unsafe {
+        (
+            _mm256_loadu_si256(low.cast()),
+            _mm256_loadu_si256(high.cast()),
+        )
+    };
+    let reversed = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(high, reverse), 0x4e);
+    _mm256_xor_si256(low, reversed)
 }
