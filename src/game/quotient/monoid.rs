@@ -277,7 +277,7 @@ fn class_table(
     let mut tree: Vec<(Element, usize)> = Vec::with_capacity(count);
     let mut reached = vec![false; count];
     reached[0] = true;
-    let mut order = vec![0 as Element];
+    let mut order: Vec<Element> = vec![0];
     let mut next = 0;
     while next < order.len() {
         let y = order[next];
@@ -291,7 +291,7 @@ fn class_table(
             }
         }
     }
-    let mut products = vec![0 as Element; count * count];
+    let mut products: Vec<Element> = vec![0; count * count];
     for x in 0..count {
         let row = &mut products[x * count..(x + 1) * count];
         row[0] = x as Element;
