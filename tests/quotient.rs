@@ -157,6 +157,42 @@ fn dawsons_kayles_to_heap_30_has_the_published_order_360() {
     assert!(out.contains("not tame"), "{out}");
 }
 
+/// The size of the P-portion a `quotient` statement reports.
+fn p_portion_size(out: &str) -> usize {
+    let rest = out.split("P-portion (").nth(1).expect("a P-portion");
+    rest.split(' ').next().unwrap().parse().unwrap()
+}
+
+/// The heaps at which a `quotient` statement says the quotient grew.
+fn grew_at(out: &str) -> Vec<i64> {
+    let rest = out.split("it grew at heap").nth(1).expect("where it grew");
+    let list = rest.trim_start_matches('s').split(')').next().unwrap();
+    list.split(',').map(|h| h.trim().parse().unwrap()).collect()
+}
+
+#[test]
+fn orders_and_p_portions_match_miseresolver() {
+    // Independent values: Siegel's MisereSolver (the `misere.solver` package of the CGSuite
+    // repository, github.com/aaron-siegel/cgsuite, commit e909ab8b), run heap by heap as
+    // BENCHMARKS.md says, printing |Q| and |P| where the presentation changes. Dawson's
+    // Kayles (0.07) changed at heaps 2, 4, 10, 14, 25, 27, 30, 31, 32, 33 with |Q| = 2, 6, 12,
+    // 24, 144, 176, 360, 520, 552, 638; Dawson's chess (0.137) is the same one heap lower;
+    // Kayles (0.77) to heap 70: |Q| = 40, |P| = 9; Grundy's game to heap 20: |Q| = 48, |P| = 7.
+    let cases: [(&str, i64, usize, usize); 5] = [
+        ("dawson", 31, 520, 89),
+        ("dawsons_chess", 30, 520, 89),
+        ("dawson", 27, 176, 28),
+        ("kayles", 70, 40, 9),
+        ("grundys", 20, 48, 7),
+    ];
+    for (game, last, q, p) in cases {
+        let out = run(&format!("quotient {game} 0..={last}"));
+        assert_eq!((order(&out), p_portion_size(&out)), (q, p), "{game}: {out}");
+    }
+    let out = run("quotient dawson 0..=31");
+    assert_eq!(grew_at(&out), [2, 4, 10, 14, 25, 27, 30, 31], "{out}");
+}
+
 /// A game, its declaration, rules, last heap, the heaps that can move and two bounds.
 type OrderCase = (&'static str, &'static str, Rules, i64, Vec<u64>, u64, u64);
 
@@ -342,4 +378,91 @@ fn quotient_needs_a_heap_game_and_a_range() {
     assert!(err.contains("a range"), "{err}");
     // `quotient` is a word only where a statement starts.
     assert_eq!(run("let quotient = 2\nprint quotient + 1"), "3\n");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+
+    /// Larger heaps: misère sums of two or three heaps up to 26 (at most 36 counters, so that
+    /// the brute force stays small) of Kayles and Dawson's Kayles, from the quotient (of the
+    /// heaps each sum uses, extended sum by sum) against the brute force.
+    #[test]
+    fn quotient_outcomes_of_larger_heaps_match_the_brute_force(
+        game in 0..2usize,
+        sums in prop::collection::vec(prop::collection::vec(0..=26u64, 2..=3), 6),
+    ) {
+        let (name, _) = GAMES[game];
+        let sums: Vec<Vec<u64>> = sums
+            .into_iter()
+            .filter(|s| s.iter().sum::<u64>() <= 36)
+            .collect();
+        let program: String = sums
+            .iter()
+            .map(|heaps| {
+                let parts: Vec<String> = heaps.iter().map(|h| format!("{name}[{h}]")).collect();
+                format!("print outcome(misere {})\n", parts.join(" + "))
+            })
+            .collect();
+        // A small state limit: the whole-sum search could not answer these.
+        let limits = Limits { max_states: 2_000, ..Limits::default() };
+        let out = grundy::run_to_string_with("test", &program, limits)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut brute = Brute::new(rules_of(game));
+        for (line, sum) in out.lines().zip(&sums) {
+            prop_assert_eq!(line, brute_letter(&mut brute, sum), "{} {:?}", name, sum);
+        }
+    }
+}
+
+#[test]
+fn a_misere_sum_of_hundreds_of_dawson_heaps_is_answered_from_the_quotient() {
+    // 240 heaps up to 27 (a sum nests below the 256 levels of an expression) from a fixed
+    // pseudo-random sequence, under a state limit far below
+    // what the whole-sum search would need: only the quotient can answer. Adding a heap of 1
+    // (no move) or of 0 leaves the outcome as it is.
+    let mut seed = 99u64;
+    let heaps: Vec<u64> = (0..240)
+        .map(|_| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % 28
+        })
+        .collect();
+    let parts: Vec<String> = heaps.iter().map(|h| format!("dawson[{h}]")).collect();
+    let sum = parts.join(" + ");
+    let limits = Limits {
+        max_states: 2_000,
+        ..Limits::default()
+    };
+    let program =
+        format!("print outcome(misere {sum})\nprint outcome(misere {sum} + dawson[1] + dawson[0])");
+    let out =
+        grundy::run_to_string_with("test", &program, limits).unwrap_or_else(|e| panic!("{e}"));
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0] == "P" || lines[0] == "N", "{out}");
+    assert_eq!(lines[0], lines[1], "{out}");
+}
+
+#[test]
+fn a_quotient_statement_is_kept_for_the_sums_that_follow() {
+    // After `quotient dawson 0..=31`, sums of those heaps are answered from it, under a state
+    // limit the whole-sum search could not answer within; the brute force checks them.
+    let sums: [&[u64]; 3] = [&[31, 5], &[30, 4, 2], &[29, 7]];
+    let mut program = String::from("quotient dawson 0..=31\n");
+    for sum in sums {
+        let parts: Vec<String> = sum.iter().map(|h| format!("dawson[{h}]")).collect();
+        program.push_str(&format!("print outcome(misere {})\n", parts.join(" + ")));
+    }
+    let limits = Limits {
+        max_states: 2_000,
+        ..Limits::default()
+    };
+    let out =
+        grundy::run_to_string_with("test", &program, limits).unwrap_or_else(|e| panic!("{e}"));
+    let answers: Vec<&str> = out.lines().rev().take(3).collect();
+    let mut brute = Brute::new(octal(&[0, 7]));
+    for (answer, sum) in answers.into_iter().rev().zip(sums) {
+        assert_eq!(answer, brute_letter(&mut brute, sum), "{sum:?}");
+    }
 }

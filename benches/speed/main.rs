@@ -30,6 +30,7 @@ use grundy::Session;
 
 mod baselines;
 mod far;
+mod quotient;
 use baselines::*;
 
 #[global_allocator]
@@ -109,6 +110,7 @@ fn main() {
     let mut cases = cases(quick);
     cases.extend(parallel_cases(quick));
     cases.extend(far::far_cases(quick));
+    cases.extend(quotient::quotient_cases(quick));
     println!(
         "{:<44} {:>12} {:>14} {:>10}  baseline",
         "case", "grundy", "baseline", "ratio"

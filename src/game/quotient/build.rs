@@ -206,6 +206,38 @@ fn moves_of<M: Monoid>(monoid: &M, heaps: &[Heap], options: &[Vec<usize>]) -> Ve
     moves
 }
 
+/// The heaps of a candidate: their elements in a product, with those of their options.
+fn candidate_heaps(
+    product: &Product,
+    images: &[Element],
+    options: &[Vec<Vec<usize>>],
+) -> Vec<Heap> {
+    let mut heaps: Vec<Heap> = Vec::with_capacity(images.len());
+    for (&image, options) in images.iter().zip(options) {
+        let moves = moves_of(product, &heaps, options);
+        heaps.push(Heap { image, moves });
+    }
+    heaps
+}
+
+/// Whether the candidate of a product and heap elements gives sum `wrong` the outcome `truth`
+/// (P when true): only the sums up to it are marked, and nothing is reduced.
+fn gets_right(
+    product: &Product,
+    images: &[Element],
+    options: &[Vec<Vec<usize>>],
+    wrong: &Word,
+    truth: bool,
+    effort: &Effort,
+) -> Result<bool, SolveError> {
+    let heaps = candidate_heaps(product, images, options);
+    let p = walk::mark(product, &heaps, Some(wrong), &|| effort.check())?;
+    let x = wrong.iter().enumerate().fold(0, |x, (i, &count)| {
+        (0..count).fold(x, |x, _| product.mul(x, heaps[i].image))
+    });
+    Ok(p[x as usize] == truth)
+}
+
 /// The candidate of a product and heap elements: its P-portion marked, then reduced.
 fn realize(
     product: &Product,
@@ -218,12 +250,8 @@ fn realize(
     if budget::boxed(product.size() * 2) + budget::boxed(product.size() * 8) > limits.max_memory {
         return Err(SolveError::MemoryLimit(limits.max_memory));
     }
-    let mut heaps: Vec<Heap> = Vec::with_capacity(images.len());
-    for (&image, options) in images.iter().zip(options) {
-        let moves = moves_of(product, &heaps, options);
-        heaps.push(Heap { image, moves });
-    }
-    let p = walk::mark(product, &heaps, &interrupted)?;
+    let heaps = candidate_heaps(product, images, options);
+    let p = walk::mark(product, &heaps, None, &interrupted)?;
     let reduced = monoid::reduce(product, images, &p, limits.max_memory, &interrupted)?;
     let class = |x: Element| reduced.class[x as usize];
     let heaps: Vec<Heap> = heaps
@@ -266,10 +294,8 @@ fn recalibrate(
             let Some((product, images)) = freeing(realized, &freed, wrong, *widening) else {
                 continue;
             };
-            let candidate = realize(&product, &images, options, effort)?;
-            let x = element_of_word(&candidate.table, &candidate.heaps, wrong);
-            if candidate.p[x as usize] == truth {
-                return Ok(candidate);
+            if gets_right(&product, &images, options, wrong, truth, effort)? {
+                return realize(&product, &images, options, effort);
             }
         }
     }

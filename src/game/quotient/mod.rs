@@ -268,6 +268,17 @@ impl Engine {
         if stopped.is_none() {
             reporter.into_iter().for_each(|r| r.complete());
         }
+        // Kept for the misère sums of the game when it covers the quotient they use (a quotient
+        // stopped early is still faithful for the heaps it has).
+        let covers = self
+            .quotients
+            .quotients
+            .get(&game)
+            .is_none_or(|old| old.heaps.iter().all(|h| quotient.place.contains_key(h)));
+        if covers && !quotient.heaps.is_empty() {
+            self.quotients.quotients.insert(game, quotient.clone());
+            self.quotients.given_up.remove(&game);
+        }
         QuotientRun {
             quotient,
             closure,
@@ -342,7 +353,14 @@ impl Engine {
             return Ok(());
         }
         let progress = self.limits.progress.clone();
-        let reporter = progress.start("misère quotient for a sum", "heaps", missing.len() as u64);
+        let reporter = progress.start(
+            format!(
+                "misère quotient for a sum (at most {} s, then the whole-sum search)",
+                ON_DEMAND_TIME.as_secs()
+            ),
+            "heaps",
+            missing.len() as u64,
+        );
         let mut result = Ok(());
         let limits = Limits {
             max_memory: self.limits.max_memory.min(ON_DEMAND_MEMORY),

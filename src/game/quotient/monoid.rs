@@ -78,6 +78,10 @@ impl Table {
             }
         }
         let size = members.len();
+        if size == self.size {
+            // Every element: the table itself, each element in its own place.
+            return (self.clone(), (0..size as Element).map(Some).collect());
+        }
         let mut products = Vec::with_capacity(size * size);
         for &x in &members {
             for &y in &members {
@@ -237,12 +241,7 @@ pub(super) fn reduce(
     for c in class.iter_mut() {
         *c = renumber[*c as usize];
     }
-    let mut products = Vec::with_capacity(count * count);
-    for &x in &representative {
-        for &y in &representative {
-            products.push(class[product.mul(x, y) as usize]);
-        }
-    }
+    let products = class_table(product, &letters, &actions, &class, &representative);
     let p = representative.iter().map(|&x| p[x as usize]).collect();
     Ok(Reduced {
         table: Table {
@@ -252,6 +251,58 @@ pub(super) fn reduce(
         p,
         class,
     })
+}
+
+/// The multiplication table of the classes: row x is built along a spanning tree of the classes
+/// from the identity by the letters (x * (y g) = (x * y) g), so that only the letters' actions
+/// are read; a class the letters do not reach is multiplied in the product.
+fn class_table(
+    product: &Product,
+    letters: &[Element],
+    actions: &[Element],
+    class: &[Element],
+    representative: &[Element],
+) -> Vec<Element> {
+    let count = representative.len();
+    let width = letters.len();
+    // act[c * width + g]: the class of class c times letter g.
+    let mut act = Vec::with_capacity(count * width);
+    for &x in representative {
+        act.extend(
+            actions[x as usize * width..(x as usize + 1) * width]
+                .iter()
+                .map(|&y| class[y as usize]),
+        );
+    }
+    let mut tree: Vec<(Element, usize)> = Vec::with_capacity(count);
+    let mut reached = vec![false; count];
+    reached[0] = true;
+    let mut order: Vec<Element> = vec![0];
+    let mut next = 0;
+    while next < order.len() {
+        let y = order[next];
+        next += 1;
+        for g in 0..width {
+            let z = act[y as usize * width + g];
+            if !reached[z as usize] {
+                reached[z as usize] = true;
+                order.push(z);
+                tree.push((y, g));
+            }
+        }
+    }
+    let mut products: Vec<Element> = vec![0; count * count];
+    for x in 0..count {
+        let row = &mut products[x * count..(x + 1) * count];
+        row[0] = x as Element;
+        for (&y, &(parent, g)) in order[1..].iter().zip(&tree) {
+            row[y as usize] = act[row[parent as usize] as usize * width + g];
+        }
+        for y in (0..count).filter(|&y| !reached[y]) {
+            row[y] = class[product.mul(representative[x], representative[y]) as usize];
+        }
+    }
+    products
 }
 
 #[cfg(test)]

@@ -76,38 +76,70 @@ struct State {
     moves: Rc<Vec<Element>>,
 }
 
-/// The options of sum + heap: those of the sum plus the heap, and the sum plus those of the heap.
-fn extend<M: Monoid>(monoid: &M, state: &State, heap: &Heap, with_moves: bool) -> State {
-    let element = monoid.mul(state.element, heap.image);
-    if !with_moves {
-        return State {
-            element,
-            moves: state.moves.clone(),
-        };
+/// A sum the walk reached: its element at once, its option elements computed when asked (a
+/// sum pruned on its element alone never lists them).
+pub(super) struct Reached<'a, M: Monoid> {
+    monoid: &'a M,
+    /// The sum before the heap was added, and the heap; `None` for the empty sum.
+    from: Option<(&'a State, &'a Heap)>,
+    element: Element,
+    moves: Option<Rc<Vec<Element>>>,
+}
+
+impl<M: Monoid> Reached<'_, M> {
+    pub(super) fn element(&self) -> Element {
+        self.element
     }
-    let mut moves: Vec<Element> = state
-        .moves
-        .iter()
-        .map(|&t| monoid.mul(t, heap.image))
-        .chain(heap.moves.iter().map(|&s| monoid.mul(state.element, s)))
-        .collect();
-    moves.sort_unstable();
-    moves.dedup();
-    State {
-        element,
-        moves: Rc::new(moves),
+
+    /// The options of sum + heap: those of the sum plus the heap, and the sum plus those of
+    /// the heap (sorted, distinct).
+    pub(super) fn moves(&mut self) -> &[Element] {
+        if self.moves.is_none() {
+            let moves = match self.from {
+                None => Vec::new(),
+                Some((state, heap)) => {
+                    let mut moves = Vec::with_capacity(state.moves.len() + heap.moves.len());
+                    moves.extend(state.moves.iter().map(|&t| self.monoid.mul(t, heap.image)));
+                    moves.extend(
+                        heap.moves
+                            .iter()
+                            .map(|&s| self.monoid.mul(state.element, s)),
+                    );
+                    moves.sort_unstable();
+                    moves.dedup();
+                    moves
+                }
+            };
+            self.moves = Some(Rc::new(moves));
+        }
+        self.moves.as_deref().expect("just computed")
+    }
+
+    fn into_state(mut self, with_moves: bool) -> State {
+        let moves = match (with_moves, self.from) {
+            (true, _) => {
+                self.moves();
+                self.moves.take().expect("computed")
+            }
+            (false, Some((state, _))) => state.moves.clone(),
+            (false, None) => Rc::new(Vec::new()),
+        };
+        State {
+            element: self.element,
+            moves,
+        }
     }
 }
 
 /// Calls `step` on the empty sum, then on the sums in colex order, each with its element and
-/// (with `with_moves`) its option elements, skipping what it prunes, until it stops. The sums
-/// after a pruned one that only add earlier heaps to it are skipped too.
+/// (asked for, with `with_moves`) its option elements, skipping what it prunes, until it
+/// stops. The sums after a pruned one that only add earlier heaps to it are skipped too.
 pub(super) fn walk<M: Monoid>(
     monoid: &M,
     heaps: &[Heap],
     with_moves: bool,
     interrupted: &dyn Fn() -> Result<(), SolveError>,
-    step: &mut dyn FnMut(Element, &[Element], &Word) -> Step,
+    step: &mut dyn FnMut(&mut Reached<'_, M>, &Word) -> Step,
 ) -> Result<(), SolveError> {
     let k = heaps.len();
     let mut word = vec![0u32; k];
@@ -117,7 +149,13 @@ pub(super) fn walk<M: Monoid>(
     };
     // prefix[d]: the sum of the heaps from d on, as counted by `word`.
     let mut prefix = vec![empty; k + 1];
-    if let Step::Stop = step(0, &[], &word) {
+    let mut start = Reached {
+        monoid,
+        from: None,
+        element: 0,
+        moves: None,
+    };
+    if let Step::Stop = step(&mut start, &word) {
         return Ok(());
     }
     let mut d = 0;
@@ -127,14 +165,20 @@ pub(super) fn walk<M: Monoid>(
         if steps.is_multiple_of(1024) {
             interrupted()?;
         }
-        let next = extend(monoid, &prefix[d], &heaps[d], with_moves);
+        let mut reached = Reached {
+            monoid,
+            from: Some((&prefix[d], &heaps[d])),
+            element: monoid.mul(prefix[d].element, heaps[d].image),
+            moves: None,
+        };
         word[d] += 1;
-        match step(next.element, &next.moves, &word) {
+        match step(&mut reached, &word) {
             Step::Prune => {
                 word[d] = 0;
                 d += 1;
             }
             Step::Visit => {
+                let next = reached.into_state(with_moves);
                 for p in prefix.iter_mut().take(d) {
                     *p = next.clone();
                 }
@@ -148,22 +192,29 @@ pub(super) fn walk<M: Monoid>(
 }
 
 /// The P-portion of a candidate: an element is P when the first sum that has it has options
-/// and none of them is P. `None` when some element is not reached (it never is in a monoid the
-/// heaps generate).
+/// and none of them is P. With `until`, only the elements whose first sum comes before it (or
+/// is it) in colex order are marked (the rest stay N). An element not reached stays N (none
+/// is in a monoid the heaps generate).
 pub(super) fn mark<M: Monoid>(
     monoid: &M,
     heaps: &[Heap],
+    until: Option<&Word>,
     interrupted: &dyn Fn() -> Result<(), SolveError>,
 ) -> Result<Vec<bool>, SolveError> {
     let mut marked = vec![false; monoid.size()];
     let mut p = vec![false; monoid.size()];
-    walk(monoid, heaps, true, interrupted, &mut |e, moves, _| {
-        if marked[e as usize] {
+    walk(monoid, heaps, true, interrupted, &mut |reached, word| {
+        let e = reached.element() as usize;
+        if marked[e] {
             return Step::Prune;
         }
+        if until.is_some_and(|u| colex(word, u).is_gt()) {
+            return Step::Stop;
+        }
+        let moves = reached.moves();
         debug_assert!(moves.iter().all(|&t| marked[t as usize]));
-        marked[e as usize] = true;
-        p[e as usize] = !moves.is_empty() && moves.iter().all(|&t| !p[t as usize]);
+        p[e] = !moves.is_empty() && moves.iter().all(|&t| !p[t as usize]);
+        marked[e] = true;
         Step::Visit
     })?;
     Ok(p)
@@ -176,11 +227,12 @@ pub(super) fn first_words(
     interrupted: &dyn Fn() -> Result<(), SolveError>,
 ) -> Result<Vec<Word>, SolveError> {
     let mut first: Vec<Option<Word>> = vec![None; table.size()];
-    walk(table, heaps, false, interrupted, &mut |e, _, word| {
-        if first[e as usize].is_some() {
+    walk(table, heaps, false, interrupted, &mut |reached, word| {
+        let e = reached.element() as usize;
+        if first[e].is_some() {
             return Step::Prune;
         }
-        first[e as usize] = Some(word.clone());
+        first[e] = Some(word.clone());
         Step::Visit
     })?;
     Ok(first.into_iter().map(Option::unwrap_or_default).collect())
@@ -240,10 +292,12 @@ pub(super) fn verify(
     let mut held = 0usize;
     let mut over = false;
     let mut n_failure = None;
-    walk(table, heaps, true, interrupted, &mut |e, moves, word| {
+    walk(table, heaps, true, interrupted, &mut |reached, word| {
         if failure.as_ref().is_some_and(|f| colex(word, f).is_ge()) {
             return Step::Stop;
         }
+        let e = reached.element();
+        let moves = reached.moves();
         if moves.is_empty() {
             return Step::Visit;
         }
@@ -292,8 +346,8 @@ mod tests {
         let mut seen = [false; 9];
         let mut words = Vec::new();
         let ok = || Ok(());
-        walk(&product, &heaps, false, &ok, &mut |e, _, w| {
-            if std::mem::replace(&mut seen[e as usize], true) {
+        walk(&product, &heaps, false, &ok, &mut |reached, w| {
+            if std::mem::replace(&mut seen[reached.element() as usize], true) {
                 return Step::Prune;
             }
             words.push(w.clone());
