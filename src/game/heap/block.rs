@@ -33,9 +33,12 @@ impl RareBlock {
         self.seen.resize(BLOCK_HEAPS, [false; 256]);
         self.seen.iter_mut().for_each(|s| *s = [false; 256]);
         let (start_rare, end_rare) = rare_range(rare, start);
-        for r in &rare[start_rare..end_rare] {
-            let rv = r.value as u8;
-            for &(take, unequal) in splits {
+        for &(take, unequal) in splits {
+            // A rare heap whose partners are all 64 heaps waits for a second one: the two are
+            // marked in one pass.
+            let mut waiting: Option<(&[u8], u8)> = None;
+            for r in &rare[start_rare..end_rare] {
+                let rv = r.value as u8;
                 // Heap `start + i` leaves `rest = start + i - take`; the pair `(r, rest - r)`
                 // needs `rest - r >= 1`, and `rest >= 2`.
                 let first = (r.heap + take + 1)
@@ -49,18 +52,25 @@ impl RareBlock {
                 let equal = (2 * r.heap + take).wrapping_sub(start);
                 let skip = if unequal { equal } else { usize::MAX };
                 let partner = |i: usize| start + i - take - r.heap;
+                if first == 0 && skip >= BLOCK_HEAPS {
+                    let partners = &g[partner(0)..partner(BLOCK_HEAPS)];
+                    match waiting.take() {
+                        None => waiting = Some((partners, rv)),
+                        Some(other) => mark_two(&mut self.seen, other, (partners, rv)),
+                    }
+                    continue;
+                }
                 for (lo, hi) in [
                     (first, skip.clamp(first, BLOCK_HEAPS)),
                     (skip.saturating_add(1).max(first), BLOCK_HEAPS),
                 ] {
-                    if lo >= hi {
-                        continue;
-                    }
-                    let partners = &g[partner(lo)..partner(hi)];
-                    for (seen, &p) in self.seen[lo..hi].iter_mut().zip(partners) {
-                        seen[(p ^ rv) as usize] = true;
+                    if lo < hi {
+                        mark(&mut self.seen[lo..hi], &g[partner(lo)..partner(hi)], rv);
                     }
                 }
+            }
+            if let Some((partners, rv)) = waiting {
+                mark(&mut self.seen, partners, rv);
             }
         }
         self.start = start;
@@ -88,6 +98,49 @@ impl RareBlock {
 
     pub fn bytes(&self) -> usize {
         256 * self.seen.capacity()
+    }
+}
+
+/// Eight copies of the byte `v`.
+fn eight(v: u8) -> u64 {
+    u64::from(v) * 0x0101_0101_0101_0101
+}
+
+/// Eight partners from `partners`, as one word.
+fn eight_of(partners: &[u8]) -> u64 {
+    u64::from_le_bytes(partners.try_into().expect("eight bytes"))
+}
+
+/// Marks `seen[i][partners[i] ^ value]` for each heap `i` of `seen`, reading eight partners at
+/// once.
+fn mark(seen: &mut [[bool; 256]], partners: &[u8], value: u8) {
+    let whole = seen.len() / 8 * 8;
+    let (eights, rest) = seen.split_at_mut(whole);
+    for (rows, chunk) in eights.chunks_exact_mut(8).zip(partners.chunks_exact(8)) {
+        let x = eight_of(chunk) ^ eight(value);
+        for (k, row) in rows.iter_mut().enumerate() {
+            row[(x >> (8 * k)) as u8 as usize] = true;
+        }
+    }
+    for (row, &p) in rest.iter_mut().zip(&partners[whole..]) {
+        row[(p ^ value) as usize] = true;
+    }
+}
+
+/// [`mark`] for two rare heaps at once, each with a partner in each of the block's heaps: more
+/// independent stores per step.
+fn mark_two(seen: &mut [[bool; 256]], (a, a_value): (&[u8], u8), (b, b_value): (&[u8], u8)) {
+    for ((rows, a), b) in seen
+        .chunks_exact_mut(8)
+        .zip(a.chunks_exact(8))
+        .zip(b.chunks_exact(8))
+    {
+        let x = eight_of(a) ^ eight(a_value);
+        let y = eight_of(b) ^ eight(b_value);
+        for (k, row) in rows.iter_mut().enumerate() {
+            row[(x >> (8 * k)) as u8 as usize] = true;
+            row[(y >> (8 * k)) as u8 as usize] = true;
+        }
     }
 }
 

@@ -26,6 +26,7 @@ pub use window::TakeRange;
 use window::Window;
 
 mod block;
+mod byte_scan;
 mod cache;
 mod values;
 mod wide;
@@ -176,8 +177,8 @@ pub struct HeapSequence {
     bound: usize,
     /// For each value below `2 * bound`, whether it is common, as bits.
     common_bits: Vec<u64>,
-    /// For each value below 256, whether it is common.
-    common_bytes: [bool; 256],
+    /// The common values below 256.
+    common_bytes: byte_scan::ByteSet,
     /// The values of the options of the heap being computed.
     options: ValueSet,
     /// The rare values that the sparse space still has to find among the options.
@@ -213,7 +214,7 @@ impl HeapSequence {
             rare: Vec::new(),
             bound: 0,
             common_bits: Vec::new(),
-            common_bytes: [false; 256],
+            common_bytes: [0; 4],
             options: ValueSet::default(),
             wanted: ValueSet::default(),
             splits: Vec::new(),
@@ -399,8 +400,10 @@ impl HeapSequence {
                 })
             })
             .collect();
-        for (v, common) in self.common_bytes.iter_mut().enumerate() {
-            *common = (v as u32 & mask).count_ones() % 2 == 1;
+        self.common_bytes = [0; 4];
+        for v in 0..256u32 {
+            let common = (v & mask).count_ones() % 2 == 1;
+            self.common_bytes[v as usize / 64] |= u64::from(common) << (v % 64);
         }
     }
 

@@ -291,3 +291,31 @@ fn two_byte_values_match_the_plain_method() {
         );
     }
 }
+
+#[test]
+fn random_octal_codes_that_split_match_the_plain_method() {
+    // Codes of one to three digits, each with a split, from a fixed xorshift stream: the byte
+    // scan, the blocks (two rare heaps a pass, and the partial runs) and the plain fallback.
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |bound: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % bound
+    };
+    for _ in 0..12 {
+        let len = 1 + next(3) as usize;
+        let mut digits: Vec<u8> = (0..len).map(|_| next(8) as u8).collect();
+        digits[next(len as u64) as usize] |= 4;
+        if digits[0] & 3 != 0 {
+            digits[0] &= 4;
+        }
+        let unequal = next(2) == 1;
+        let rules = octal(&digits, unequal);
+        assert_eq!(
+            fast(&rules, 2500),
+            plain(&rules, 2500),
+            "{digits:?} {unequal}"
+        );
+    }
+}

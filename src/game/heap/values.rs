@@ -1,6 +1,8 @@
 //! The values of a heap sequence in the narrowest integers that hold them, the set of option
 //! values of one heap, and the loops over pairs of heaps where games that split spend their time.
 
+use super::byte_scan::{self, ByteSet};
+
 /// One stored value: `u8`, `u16` or `u32`.
 pub(super) trait Cell: Copy + Into<u32> {}
 
@@ -316,28 +318,23 @@ pub(super) fn find_in_pairs<T: Cell>(
 }
 
 /// The value of a heap by the sparse space when every value so far is below 256, so that the
-/// sets of values are tables of 256 flags: `options` holds the one-heap options, `splits` the
-/// `(rest, unequal)` of each way to split, `common[v]` whether `v` is common. `None` when every
-/// common value below 256 is an option (the general method then answers).
+/// sets of values are [`ByteSet`]s: `options` holds the one-heap options, `splits` the
+/// `(rest, unequal)` of each way to split, `common` the common values. `block`: the option values
+/// already found from the rare heaps of a [`super::block::RareBlock`], and the rare heaps it
+/// leaves out. `None` when every common value below 256 is an option (the general method then
+/// answers).
 pub(super) fn sparse_byte_value(
     g: &[u8],
     rare: &[RareHeap],
     splits: &[(usize, bool)],
     options: &ValueSet,
-    common: &[bool; 256],
+    common: &ByteSet,
     block: Option<(&[bool; 256], [&[RareHeap]; 2])>,
 ) -> Option<u32> {
     let (mut seen, runs) = match block {
         Some((found, others)) => (*found, others),
         None => ([false; 256], [rare, &[][..]]),
     };
-    for (w, &word) in options.words().iter().take(4).enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            seen[w * 64 + bits.trailing_zeros() as usize] = true;
-            bits &= bits - 1;
-        }
-    }
     for &(rest, unequal) in splits {
         for run in runs {
             for part in rare_parts(run, rest, unequal) {
@@ -347,162 +344,33 @@ pub(super) fn sparse_byte_value(
             }
         }
     }
-    let mut wanted = [false; 256];
-    let mut missing = 0u32;
-    let common_mex = (0..256).find(|&v| {
-        if !seen[v] {
-            if common[v] {
-                return true;
-            }
-            wanted[v] = true;
-            missing += 1;
+    let mut found = byte_scan::set_of(&seen);
+    for (f, &o) in found.iter_mut().zip(options.words()) {
+        *f |= o;
+    }
+    // The least common value not found, and the rare values below it not found.
+    let mut wanted = [0u64; 4];
+    let mut common_mex = None;
+    for w in 0..4 {
+        let free = !found[w];
+        let free_common = free & common[w];
+        if free_common != 0 {
+            let i = free_common.trailing_zeros();
+            wanted[w] = free & !common[w] & ((1 << i) - 1);
+            common_mex = Some(64 * w as u32 + i);
+            break;
         }
-        false
-    })?;
+        wanted[w] = free & !common[w];
+    }
+    let common_mex = common_mex?;
     for &(rest, unequal) in splits {
-        if missing == 0 {
+        if byte_scan::is_empty(&wanted) {
             break;
         }
         let last = last_pair(rest, unequal);
-        missing = find_in_byte_pairs(&g[1..=last], &g[rest - last..rest], &mut wanted, missing);
+        byte_scan::remove_pair_values(&g[1..=last], &g[rest - last..rest], &mut wanted);
     }
-    let rare_mex = wanted.iter().position(|&w| w);
-    Some(rare_mex.map_or(common_mex as u32, |v| v as u32))
-}
-
-/// How many pairs [`find_in_byte_pairs`] looks at in one block.
-const BLOCK: usize = 32;
-
-/// Up to how many values still wanted [`find_in_byte_pairs`] compares a block of pairs with
-/// each of them at once (vector instructions) before looking its pairs up one by one.
-const FEW: usize = 16;
-
-/// Takes `low[i] ^ high[len - 1 - i]` (the pairs `(a, rest - a)` for `a = 1, 2, ...`) out of
-/// `wanted` in turn until the `missing` values wanted are found; returns how many are still
-/// missing. Once at most [`FEW`] values are missing, each block of pairs is compared with all of
-/// them at once (AVX2 when the processor has it), and only the pairs that hit are looked at one
-/// by one.
-fn find_in_byte_pairs(low: &[u8], high: &[u8], wanted: &mut [bool; 256], missing: u32) -> u32 {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2, checked just above.
-        return unsafe { find_in_byte_pairs_avx2(low, high, wanted, missing) };
-    }
-    find_in_byte_pairs_with(low, high, wanted, missing, block_hits)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn find_in_byte_pairs_avx2(
-    low: &[u8],
-    high: &[u8],
-    wanted: &mut [bool; 256],
-    missing: u32,
-) -> u32 {
-    // SAFETY: this function runs only where the processor has AVX2.
-    find_in_byte_pairs_with(low, high, wanted, missing, |l, h, f| unsafe {
-        block_hits_avx2(l, h, f)
-    })
-}
-
-#[inline(always)]
-fn find_in_byte_pairs_with(
-    low: &[u8],
-    high: &[u8],
-    wanted: &mut [bool; 256],
-    mut missing: u32,
-    hits_of: impl Fn(&[u8; BLOCK], &[u8; BLOCK], &[u8]) -> u32,
-) -> u32 {
-    let len = low.len();
-    let mut start = 0;
-    // The values wanted once few are missing (a superset of them as more are found).
-    let mut few: Option<([u8; FEW], usize)> = None;
-    while start < len && missing > 0 {
-        let count = BLOCK.min(len - start);
-        let lows = &low[start..start + count];
-        let highs = &high[len - start - count..len - start];
-        let mut hits = u32::MAX >> (32 - count);
-        if let (Ok(l), Ok(h), true) = (
-            <&[u8; BLOCK]>::try_from(lows),
-            <&[u8; BLOCK]>::try_from(highs),
-            missing as usize <= FEW,
-        ) {
-            let (values, k) = few.get_or_insert_with(|| few_wanted(wanted));
-            hits = hits_of(l, h, &values[..*k]);
-        }
-        while hits != 0 {
-            let i = hits.trailing_zeros() as usize;
-            hits &= hits - 1;
-            let v = (lows[i] ^ highs[count - 1 - i]) as usize;
-            if wanted[v] {
-                wanted[v] = false;
-                missing -= 1;
-                if missing == 0 {
-                    break;
-                }
-                if let Some((values, k)) = &mut few {
-                    if let Some(j) = values[..*k].iter().position(|&w| w as usize == v) {
-                        *k -= 1;
-                        values.swap(j, *k);
-                    }
-                    // The pairs left in this block with the value found are not hits.
-                    hits &= !hits_of_value(lows, highs, v as u8, count);
-                }
-            }
-        }
-        start += count;
-    }
-    missing
-}
-
-/// The pairs of a block with value `v`, as bits.
-#[inline(always)]
-fn hits_of_value(lows: &[u8], highs: &[u8], v: u8, count: usize) -> u32 {
-    let mut bits = 0u32;
-    for i in 0..count {
-        bits |= u32::from(lows[i] ^ highs[count - 1 - i] == v) << i;
-    }
-    bits
-}
-
-/// The (at most [`FEW`]) values of `wanted`, and how many they are.
-fn few_wanted(wanted: &[bool; 256]) -> ([u8; FEW], usize) {
-    let mut few = [0u8; FEW];
-    let mut found = 0;
-    for (v, _) in wanted.iter().enumerate().filter(|(_, &w)| w).take(FEW) {
-        few[found] = v as u8;
-        found += 1;
-    }
-    (few, found)
-}
-
-/// The pairs of a block (`lows[i] ^ highs[BLOCK - 1 - i]`) whose value is one of `few`, as bits.
-fn block_hits(lows: &[u8; BLOCK], highs: &[u8; BLOCK], few: &[u8]) -> u32 {
-    let mut bits = 0u32;
-    for i in 0..BLOCK {
-        let x = lows[i] ^ highs[BLOCK - 1 - i];
-        bits |= u32::from(few.contains(&x)) << i;
-    }
-    bits
-}
-
-/// [`block_hits`] in AVX2: the block's high values reversed by a byte shuffle, 32 pairs xored
-/// and compared with each value at once.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn block_hits_avx2(lows: &[u8; BLOCK], highs: &[u8; BLOCK], few: &[u8]) -> u32 {
-    use std::arch::x86_64::*;
-    let reverse_lanes = _mm256_setr_epi8(
-        15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
-        5, 4, 3, 2, 1, 0,
-    );
-    // SAFETY: both arrays hold 32 bytes.
-    let xors = unsafe { xor_reversed_avx2(lows.as_ptr(), highs.as_ptr(), reverse_lanes) };
-    let mut hits = _mm256_setzero_si256();
-    for &w in few {
-        hits = _mm256_or_si256(hits, _mm256_cmpeq_epi8(xors, _mm256_set1_epi8(w as i8)));
-    }
-    _mm256_movemask_epi8(hits) as u32
+    Some(byte_scan::min(&wanted).unwrap_or(common_mex))
 }
 
 /// The 32 bytes at `low` xored with the 32 bytes at `high` with their elements in reverse
