@@ -222,10 +222,25 @@ pub enum Error {
     #[error("this position has too many options to list")]
     #[diagnostic(
         code(grundy::too_many_options),
-        help("a huge heap has about as many options as tokens, too many to play one by one (misère play must play them); under normal play, `win`, `moves` and `len(options(p))` count a huge heap's moves from a closed form or a proved period, except in games that split a heap in three")
+        help("a huge heap has about as many options as tokens, too many to play one by one (misère play must play them); under normal play, `win`, `moves`, `options` and `len(options(p))` count a huge heap's moves from the values below it, a closed form or a proved period")
     )]
     TooManyOptions {
         #[label("here")]
+        span: Span,
+    },
+
+    /// The options of a huge heap of a game that splits a heap in three (a hexadecimal code with
+    /// a digit of bit 8): `win hex_game[2^20]`. `splits` is about `heap² / 12`.
+    #[error("heap {heap} splits in three in about {splits} ways, which are not counted")]
+    #[diagnostic(
+        code(grundy::three_way_splits),
+        help("from heap {huge} on, the splits of a heap in three are neither counted nor listed (there are about n²/12 of them for a heap of n); its value is computed (`grundy`), and `win`, `moves` and `options` answer the heaps below {huge}")
+    )]
+    ThreeWaySplits {
+        heap: u64,
+        splits: String,
+        huge: i64,
+        #[label("this heap")]
         span: Span,
     },
 

@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use super::options::CanonicalMoves;
 use super::values::{with_slice, Cell};
 use super::{HeapRules, HeapSequence};
 use crate::game::Limits;
@@ -463,51 +464,25 @@ impl HeapSequence {
 /// by amount (a split that may leave equal heaps includes the one that may not), ranges sorted
 /// and merged, and takes that a range already makes dropped.
 pub fn canonical_key(rules: &HeapRules) -> String {
-    let mut ranges: Vec<(u64, Option<u64>)> = rules.ranges.iter().map(|r| (r.lo, r.hi)).collect();
-    ranges.sort();
-    let mut merged: Vec<(u64, Option<u64>)> = Vec::new();
-    for (lo, hi) in ranges {
-        match merged.last_mut() {
-            Some((_, last)) if last.is_none_or(|last| lo <= last.saturating_add(1)) => {
-                *last = match (*last, hi) {
-                    (Some(a), Some(b)) => Some(a.max(b)),
-                    _ => None,
-                }
-            }
-            _ => merged.push((lo, hi)),
-        }
-    }
-    let covered = |k: u64| (merged.iter()).any(|&(lo, hi)| lo <= k && hi.is_none_or(|hi| k <= hi));
-    let mut takes = std::collections::BTreeMap::<u64, [bool; 5]>::new();
-    for t in &rules.takes {
-        let flags = takes.entry(t.take).or_default();
-        flags[0] |= t.none;
-        flags[1] |= t.one;
-        flags[2] |= t.two && !t.unequal;
-        flags[3] |= t.two && t.unequal;
-        flags[4] |= t.three;
-    }
+    let moves = CanonicalMoves::of(rules);
     let mut text = String::from("heap sequence:");
-    for (take, mut flags) in takes {
-        if covered(take) {
-            flags[0] = false;
-            flags[1] = false;
-        }
-        if flags[2] {
-            flags[3] = false;
-        }
-        if flags.iter().any(|&f| f) {
-            let names = ["none", "one", "two", "two-unequal", "three"];
-            let on: Vec<&str> = (names.iter().zip(flags))
-                .filter_map(|(name, on)| on.then_some(*name))
-                .collect();
-            text.push_str(&format!(" take {take}:{}", on.join("+")));
-        }
+    for (take, flags) in moves.takes {
+        let on: Vec<&str> = [
+            (flags.none, "none"),
+            (flags.one, "one"),
+            (flags.two, "two"),
+            (flags.two_unequal, "two-unequal"),
+            (flags.three, "three"),
+        ]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+        text.push_str(&format!(" take {take}:{}", on.join("+")));
     }
-    if !merged.is_empty() {
+    if !moves.ranges.is_empty() {
         text.push_str(" ranges");
     }
-    for (lo, hi) in merged {
+    for (lo, hi) in moves.ranges {
         match hi {
             Some(hi) => text.push_str(&format!(" {lo}..={hi}")),
             None => text.push_str(&format!(" {lo}..")),
