@@ -454,22 +454,28 @@ pub struct Origin {
 
 impl From<crate::game::heap::CacheWarning> for Error {
     fn from(warning: crate::game::heap::CacheWarning) -> Error {
-        let (action, help) = if warning.ignored {
+        let (action, help) = if let Some(kept) = warning.kept {
             (
-                "ignored the cache file",
-                "its values are computed again, and the file is replaced when they are saved",
+                "kept the sound part of the cache file".to_string(),
+                format!("the values of heaps 0..{kept} are taken from it; the others are computed again, and the damaged part is replaced when they are saved"),
+            )
+        } else if warning.ignored {
+            (
+                "ignored the cache file".to_string(),
+                "its values are computed again, and the file is replaced when they are saved"
+                    .to_string(),
             )
         } else {
             (
-                "could not write the cache file",
-                "check the folder's permissions and free space; the values are still computed, only not kept",
+                "could not write the cache file".to_string(),
+                "check the folder's permissions and free space; the values are still computed, only not kept".to_string(),
             )
         };
         Error::Cache {
-            action: action.into(),
+            action,
             path: warning.path.display().to_string(),
             reason: warning.reason,
-            help: help.into(),
+            help,
         }
     }
 }

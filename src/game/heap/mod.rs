@@ -28,6 +28,7 @@ use window::Window;
 
 mod block;
 mod cache;
+mod cache_file;
 mod options;
 mod values;
 mod window;
