@@ -130,18 +130,18 @@ fn a_subtraction_game_past_two_to_the_twenty() {
     assert_eq!(out, expected);
 }
 
+/// The diagnostic of `source`, run with a memory limit of 4 MiB.
+fn refused_at_four_mib(source: &str) -> String {
+    let limits = grundy::game::Limits {
+        max_memory: 4 << 20,
+        ..Default::default()
+    };
+    grundy::run_to_string_with("far", source, limits).unwrap_err()
+}
+
 #[test]
 fn the_memory_limit_refuses_a_sequence_naming_the_memory_it_needs() {
-    let source = "print grundy(officers[3 * 10^6])";
-    let refused = grundy::run_to_string_with(
-        "far",
-        source,
-        grundy::game::Limits {
-            max_memory: 4 << 20,
-            ..Default::default()
-        },
-    )
-    .unwrap_err();
+    let refused = refused_at_four_mib("print grundy(officers[3 * 10^6])");
     assert!(refused.contains("grundy::heap_memory"), "{refused}");
     assert!(refused.contains("--max-memory 6"), "{refused}");
 }
@@ -224,15 +224,7 @@ fn a_game_that_takes_any_amount_or_splits_with_no_proved_period_is_bounded_by_me
     }
     period l
     grundy l[3 * 10^6]";
-    let refused = grundy::run_to_string_with(
-        "far",
-        source,
-        grundy::game::Limits {
-            max_memory: 4 << 20,
-            ..Default::default()
-        },
-    )
-    .unwrap_err();
+    let refused = refused_at_four_mib(source);
     assert!(refused.contains("apparent, not proved"), "{refused}");
     assert!(refused.contains("grundy::heap_memory"), "{refused}");
     // Its values are distinct (every smaller heap is an option), so heap 3 * 10^6 needs values

@@ -428,13 +428,15 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::canonical_key;
     use crate::game::heap::{HeapRules, Take, TakeRange};
     use crate::game::octal::{Base, Octal};
     use crate::game::Game;
 
-    fn take(take: u64, flags: &str) -> Take {
+    /// A take whose flags are the characters of `flags`: `0` none, `1` one, `2` two, `u` two
+    /// unequal, `3` three.
+    pub(in crate::game::heap) fn take(take: u64, flags: &str) -> Take {
         Take {
             take,
             none: flags.contains('0'),

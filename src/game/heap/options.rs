@@ -307,19 +307,9 @@ impl OptionCursor {
 #[cfg(test)]
 mod tests {
     use super::{HeapSequence, Leaves};
-    use crate::game::heap::{HeapRules, Take, TakeRange};
+    use crate::game::heap::cache::tests::take;
+    use crate::game::heap::{HeapRules, TakeRange};
     use crate::game::Limits;
-
-    fn take(take: u64, flags: &str) -> Take {
-        Take {
-            take,
-            none: flags.contains('0'),
-            one: flags.contains('1'),
-            two: flags.contains('2') || flags.contains('u'),
-            three: false,
-            unequal: flags.contains('u'),
-        }
-    }
 
     /// Every move of `rules` from heap `n` as the sorted non-empty heaps it leaves, each once
     /// (two listings of one move leave the same heaps), with the values `g` of the heaps below.
