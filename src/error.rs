@@ -222,10 +222,25 @@ pub enum Error {
     #[error("this position has too many options to list")]
     #[diagnostic(
         code(grundy::too_many_options),
-        help("a huge heap has about as many options as tokens, too many to play one by one (misère play must play them); under normal play, `win`, `moves` and `len(options(p))` count a huge heap's moves from a closed form or a proved period, except in games that split a heap in three")
+        help("a huge heap has about as many options as tokens, too many to play one by one (misère play must play them); under normal play, `win`, `moves`, `options` and `len(options(p))` count a huge heap's moves from the values below it, a closed form or a proved period")
     )]
     TooManyOptions {
         #[label("here")]
+        span: Span,
+    },
+
+    /// The options of a huge heap of a game that splits a heap in three (a hexadecimal code with
+    /// a digit of bit 8): `win hex_game[2^20]`. `splits` is about `heap² / 12`.
+    #[error("heap {heap} splits in three in about {splits} ways, which are not counted")]
+    #[diagnostic(
+        code(grundy::three_way_splits),
+        help("from heap {huge} on, the splits of a heap in three are neither counted nor listed (there are about n²/12 of them for a heap of n); its value is computed (`grundy`), and `win`, `moves` and `options` answer the heaps below {huge}")
+    )]
+    ThreeWaySplits {
+        heap: u64,
+        splits: String,
+        huge: i64,
+        #[label("this heap")]
         span: Span,
     },
 
@@ -465,22 +480,28 @@ pub struct Origin {
 
 impl From<crate::game::heap::CacheWarning> for Error {
     fn from(warning: crate::game::heap::CacheWarning) -> Error {
-        let (action, help) = if warning.ignored {
+        let (action, help) = if let Some(kept) = warning.kept {
             (
-                "ignored the cache file",
-                "its values are computed again, and the file is replaced when they are saved",
+                "kept the sound part of the cache file".to_string(),
+                format!("the values of heaps 0..{kept} are taken from it; the others are computed again, and the damaged part is replaced when they are saved"),
+            )
+        } else if warning.ignored {
+            (
+                "ignored the cache file".to_string(),
+                "its values are computed again, and the file is replaced when they are saved"
+                    .to_string(),
             )
         } else {
             (
-                "could not write the cache file",
-                "check the folder's permissions and free space; the values are still computed, only not kept",
+                "could not write the cache file".to_string(),
+                "check the folder's permissions and free space; the values are still computed, only not kept".to_string(),
             )
         };
         Error::Cache {
-            action: action.into(),
+            action,
             path: warning.path.display().to_string(),
             reason: warning.reason,
-            help: help.into(),
+            help,
         }
     }
 }

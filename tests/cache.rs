@@ -79,13 +79,41 @@ fn cache_file(dir: &Path) -> PathBuf {
     files[0].clone()
 }
 
-/// The count of values a cache file's header gives, read by the layout the format documents.
-fn header_count(bytes: &[u8]) -> u64 {
+/// Where a cache file's header ends, read by the layout the format documents.
+fn header_end(bytes: &[u8]) -> usize {
     let version_len = u16::from_le_bytes(bytes[12..14].try_into().unwrap()) as usize;
     let at = 14 + version_len;
     let key_len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
-    let at = at + 4 + key_len + 1;
-    u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap())
+    at + 4 + key_len + 4
+}
+
+/// The chunks of a cache file, read by the layout the format documents, up to the first that
+/// is cut short or whose checksum fails: where each starts in the file, and its first heap and
+/// count of values.
+fn chunks(bytes: &[u8]) -> Vec<(usize, u64, usize)> {
+    let mut at = header_end(bytes);
+    let mut found = Vec::new();
+    while at + 13 <= bytes.len() {
+        let start = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+        let count = u32::from_le_bytes(bytes[at + 8..at + 12].try_into().unwrap()) as usize;
+        let end = at + 13 + count * bytes[at + 12] as usize;
+        if end + 4 > bytes.len()
+            || crc32fast::hash(&bytes[at..end]).to_le_bytes() != bytes[end..end + 4]
+        {
+            break;
+        }
+        found.push((at, start, count));
+        at = end + 4;
+    }
+    found
+}
+
+/// How many values the sound chunks of a cache file hold.
+fn header_count(bytes: &[u8]) -> u64 {
+    chunks(bytes)
+        .iter()
+        .map(|&(_, _, count)| count as u64)
+        .sum()
 }
 
 #[test]
@@ -192,9 +220,9 @@ fn unsound_cache_files_are_ignored_with_a_warning_and_replaced() {
             let at = 14;
             assert_eq!(&bytes[at..at + version.len()], version);
             bytes[at..at + version.len()].copy_from_slice(&vec![b'9'; version.len()]);
-            let crc = crc32fast::hash(&bytes[..bytes.len() - 4]);
-            let end = bytes.len();
-            bytes[end - 4..].copy_from_slice(&crc.to_le_bytes());
+            let end = header_end(bytes);
+            let crc = crc32fast::hash(&bytes[..end - 4]);
+            bytes[end - 4..end].copy_from_slice(&crc.to_le_bytes());
         }),
         ("not_a_cache_file", |bytes| bytes[0] = b'X'),
     ];
@@ -204,14 +232,70 @@ fn unsound_cache_files_are_ignored_with_a_warning_and_replaced() {
         assert_eq!(rerun(dir.path()), (String::new(), 3001));
         let path = cache_file(dir.path());
         let mut bytes = std::fs::read(&path).unwrap();
+        // A damaged last chunk keeps the chunks before it; a damaged header, nothing.
+        let found = chunks(&bytes);
+        let prefix = match name {
+            "flipped_byte" | "truncated" => found[found.len() - 1].1 as usize,
+            _ => 0,
+        };
         damage(&mut bytes);
         std::fs::write(&path, &bytes).unwrap();
         let (warning, resumed) = rerun(dir.path());
-        assert_eq!(resumed, 0, "{name}");
+        assert_eq!(resumed, prefix, "{name}");
         insta::assert_snapshot!(name, placeholders(&warning, dir.path()));
         // The file was replaced by a sound one.
         assert_eq!(rerun(dir.path()), (String::new(), 3001), "{name}");
     }
+}
+
+#[test]
+fn a_save_appends_only_the_new_values_and_a_damaged_tail_keeps_the_sound_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = Backend::new(limits(Some(dir.path()), 1_000_000));
+    clean(&mut first, "grundy grundys[2999]");
+    drop(first);
+    let path = cache_file(dir.path());
+    let before = std::fs::read(&path).unwrap();
+    assert_eq!(chunks(&before).len(), 1);
+    assert_eq!(header_count(&before), 3000);
+
+    // A later run appends a chunk of heaps 3000..=4999 and leaves the bytes before it alone.
+    let mut second = Backend::new(limits(Some(dir.path()), 1_000_000));
+    clean(&mut second, "grundy grundys[4999]");
+    drop(second);
+    let after = std::fs::read(&path).unwrap();
+    assert_eq!(after[..before.len()], before[..]);
+    let found = chunks(&after);
+    assert_eq!((found[1].0, found[1].1), (before.len(), 3000));
+    assert_eq!(header_count(&after), 5000);
+    let last = found[found.len() - 1].1 as usize;
+
+    // A flipped byte in the last chunk: the chunks before it are kept, with a warning.
+    let mut damaged = after.clone();
+    let at = damaged.len() - 10;
+    damaged[at] ^= 1;
+    std::fs::write(&path, &damaged).unwrap();
+    let mut third = Backend::new(limits(Some(dir.path()), 1_000_000));
+    let warned = answer(
+        &mut third,
+        "print [grundy(grundys[n]) for n in 4900..=5100]",
+    );
+    assert_eq!(warned.output, uncached("grundys", 4900, 5100));
+    assert_eq!(resumed(&mut third, "grundys"), last);
+    let warning = placeholders(&warned.errors, dir.path()).replace(&last.to_string(), "<kept>");
+    insta::assert_snapshot!(warning);
+    drop(third);
+    // The next save cut the damaged tail and appended after the sound prefix.
+    let repaired = std::fs::read(&path).unwrap();
+    assert_eq!(
+        repaired[..found[found.len() - 1].0],
+        after[..found[found.len() - 1].0]
+    );
+    assert_eq!(header_count(&repaired), 5101);
+    assert_eq!(chunks(&repaired)[found.len() - 1].1 as usize, last);
+    let mut fourth = Backend::new(limits(Some(dir.path()), 1_000_000));
+    assert_eq!(answer(&mut fourth, "grundy grundys[5100]").errors, "");
+    assert_eq!(resumed(&mut fourth, "grundys"), 5101);
 }
 
 #[test]

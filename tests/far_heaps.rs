@@ -79,13 +79,19 @@ fn grundys_game(len: usize) -> Vec<u8> {
     g
 }
 
+/// The values of Grundy's game to 2^20 + 64, computed once for the tests of this file.
+fn grundys_game_values() -> &'static [u8] {
+    static VALUES: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    VALUES.get_or_init(|| grundys_game((1 << 20) + 64))
+}
+
 #[test]
 fn grundys_game_past_two_to_the_twenty_at_a_byte_a_value() {
     let len = (1 << 20) + 64;
     let (out, peak_kib) = run(&[], &format!("sequence grundys {}..{len}", len - 64));
     let (baseline, baseline_kib) = run(&[], "print 1");
     assert_eq!(baseline, "1\n");
-    let g = grundys_game(len);
+    let g = &grundys_game_values()[..len];
     let numbers: Vec<u8> = out
         .lines()
         .skip(1)
@@ -124,18 +130,105 @@ fn a_subtraction_game_past_two_to_the_twenty() {
     assert_eq!(out, expected);
 }
 
+/// The diagnostic of `source`, run with a memory limit of 4 MiB.
+fn refused_at_four_mib(source: &str) -> String {
+    let limits = grundy::game::Limits {
+        max_memory: 4 << 20,
+        ..Default::default()
+    };
+    grundy::run_to_string_with("far", source, limits).unwrap_err()
+}
+
 #[test]
 fn the_memory_limit_refuses_a_sequence_naming_the_memory_it_needs() {
-    let source = "print grundy(officers[3 * 10^6])";
-    let refused = grundy::run_to_string_with(
-        "far",
-        source,
-        grundy::game::Limits {
-            max_memory: 4 << 20,
-            ..Default::default()
-        },
-    )
-    .unwrap_err();
+    let refused = refused_at_four_mib("print grundy(officers[3 * 10^6])");
     assert!(refused.contains("grundy::heap_memory"), "{refused}");
     assert!(refused.contains("--max-memory 6"), "{refused}");
+}
+
+#[test]
+fn the_moves_of_a_heap_past_two_to_the_twenty_are_counted_and_listed_from_the_values_below_it() {
+    let g = grundys_game_values();
+    let n: usize = (1 << 20) + 37;
+    let nim = 5u8;
+    // The splits `(a, n - a)`, `a < n - a`, and their values.
+    let splits: Vec<(usize, u8)> = (1..n.div_ceil(2)).map(|a| (a, g[a] ^ g[n - a])).collect();
+    let winning: Vec<usize> = (splits.iter())
+        .filter(|&&(_, v)| v == nim)
+        .map(|&(a, _)| a)
+        .collect();
+    let nim_wins = usize::from(g[n] < nim);
+    let source = format!(
+        "print len(options(grundys[{n}]))\n\
+         print len(wins(grundys[{n}] + nim[{nim}]))\n\
+         win grundys[{n}] + nim[{nim}]\n\
+         moves grundys[{n}]\n\
+         print options(grundys[{n}])[{last}]",
+        last = splits.len() - 1
+    );
+    let (out, _) = run(&[], &source);
+    let mut lines = out.lines();
+    assert_eq!(lines.next().unwrap(), splits.len().to_string());
+    let wins = winning.len() + nim_wins;
+    assert_eq!(lines.next().unwrap(), wins.to_string());
+    let head = lines.next().unwrap();
+    assert!(head.ends_with(&format!("{wins} winning moves")), "{head}");
+    for &a in winning.iter().take(50) {
+        let line = lines.next().unwrap();
+        let expected = format!("grundys[{n}] -> grundys[{a}, {}]", n - a);
+        assert!(line.contains(&expected), "{line} is not {expected}");
+    }
+    let more = wins.saturating_sub(50);
+    let mut line = lines.next().unwrap();
+    if more > 0 {
+        assert!(line.contains(&format!("and {more} more")), "{line}");
+        line = lines.next().unwrap();
+    }
+    let mex = (0..)
+        .find(|v| splits.iter().all(|&(_, s)| s != *v))
+        .unwrap();
+    assert_eq!(mex, g[n]);
+    assert_eq!(
+        line,
+        format!("grundys[{n}]: {} options, mex {mex}", splits.len())
+    );
+    for &(a, v) in splits.iter().take(50) {
+        let line = lines.next().unwrap();
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(
+            fields,
+            [
+                format!("grundys[{a},"),
+                format!("{}]", n - a),
+                v.to_string()
+            ]
+        );
+    }
+    assert!(lines
+        .next()
+        .unwrap()
+        .contains(&format!("and {} more", splits.len() - 50)));
+    let (a, _) = splits[splits.len() - 1];
+    assert_eq!(lines.next().unwrap(), format!("grundys[{a}, {}]", n - a));
+    assert_eq!(lines.next(), None, "{out}");
+}
+
+#[test]
+fn a_game_that_takes_any_amount_or_splits_with_no_proved_period_is_bounded_by_memory_only() {
+    // The arithmetic-periodicity test does not prove this game's apparent period: its heaps are
+    // computed in order, as far as memory allows, and refused with the memory a heap needs.
+    let source = "game l on n {
+        for k in 1..=n { n -= k }
+        for a in 1..n if a < n - a { n = [a, n - a] }
+        for a in 1..=(n - 3) / 2 { n = [a, n - 3 - a] }
+    }
+    period l
+    grundy l[3 * 10^6]";
+    let refused = refused_at_four_mib(source);
+    assert!(refused.contains("apparent, not proved"), "{refused}");
+    assert!(refused.contains("grundy::heap_memory"), "{refused}");
+    // Its values are distinct (every smaller heap is an option), so heap 3 * 10^6 needs values
+    // of 4 bytes: the refusal says so before any is computed that wide.
+    assert!(refused.contains("at 4 bytes a value"), "{refused}");
+    assert!(refused.contains("--max-memory 12"), "{refused}");
 }

@@ -126,7 +126,7 @@ fn the_moves_of_a_huge_heap_that_splits_in_three_are_refused() {
         Limits::default(),
     )
     .unwrap_err();
-    assert!(err.contains("too_many_options"), "{err}");
+    assert!(err.contains("three_way_splits"), "{err}");
 }
 
 proptest! {

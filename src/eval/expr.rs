@@ -104,6 +104,12 @@ pub fn solve_error(error: SolveError, span: Span) -> Error {
             span,
         },
         SolveError::TooManyOptions => Error::TooManyOptions { span },
+        SolveError::ThreeWaySplits { heap } => Error::ThreeWaySplits {
+            heap,
+            splits: format!("{:.1e}", (heap as f64).powi(2) / 12.0),
+            huge: crate::game::pattern::HUGE,
+            span,
+        },
         SolveError::TooManyMoves {
             count,
             limit,

@@ -116,7 +116,7 @@ impl Engine {
                 || (n >= HUGE && !sequence && *structure != Structure::Unknown);
             if from_pattern {
                 match self.huge_value(part.game, n) {
-                    Err(SolveError::Unknown { .. }) if n < HUGE || (sequence && !split_all) => {}
+                    Err(SolveError::Unknown { .. }) if n < HUGE || sequence => {}
                     result => return result,
                 }
             }

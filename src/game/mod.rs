@@ -118,6 +118,11 @@ pub enum SolveError {
     },
     /// A position with more options than can be listed (a huge heap).
     TooManyOptions,
+    /// The splits in three of heap `heap`, past the tables: about `heap² / 12` of them, which are
+    /// neither counted nor listed.
+    ThreeWaySplits {
+        heap: u64,
+    },
     /// A list of moves (winning ones, or every one) longer than the list limit.
     TooManyMoves {
         count: u128,

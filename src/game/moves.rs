@@ -7,6 +7,7 @@
 //! by arithmetic ([`super::splits`]), never listed to be counted.
 
 use super::arithmetic_splits::ArithmeticValues;
+use super::heap::{HeapSequence, Leaves};
 use super::loopy::{GValue, Outcome};
 use super::period::arithmetic::Split;
 use super::period::Structure;
@@ -43,6 +44,8 @@ enum HeapMoves {
         splits: Vec<Split>,
         values: ArithmeticValues,
     },
+    /// The moves of the game's heap sequence, with the values of the heaps below it.
+    Sequence,
 }
 
 /// An option of a component: the components it leaves, the state as the rules give it when it
@@ -283,11 +286,15 @@ impl Engine {
         let n = part.state[0];
         let huge = self.is_huge(part);
         let exact = n >= PERIOD_FROM && self.game(part.game).options_follow_structure();
+        let sequence = huge && self.solvers[part.game].has_heap_sequence();
         Ok(match self.structure(part.game).clone() {
             Structure::Nim => Some(HeapMoves::Nim),
             Structure::Subtraction { largest } if huge => {
                 if largest > MOST_OPTIONS_OF_A_HUGE_HEAP {
-                    return Err(SolveError::TooManyOptions);
+                    return match sequence {
+                        true => self.sequence_moves(part),
+                        false => Err(SolveError::TooManyOptions),
+                    };
                 }
                 let mut heaps = Vec::new();
                 self.game(part.game).options(&part.state, &mut |option| {
@@ -296,13 +303,14 @@ impl Engine {
                 })?;
                 Some(HeapMoves::Subtraction(heaps))
             }
-            // The splits in three of a huge heap are not counted by arithmetic.
+            // The splits in three of a huge heap are not counted.
             Structure::Octal { digits } if huge && digits.iter().any(|d| d & 8 != 0) => {
-                return Err(SolveError::TooManyOptions)
+                return Err(SolveError::ThreeWaySplits { heap: n as u64 })
             }
             Structure::Octal { digits } if (huge || exact) && digits.iter().all(|d| d & 8 == 0) => {
                 match self.proved_period(part.game)? {
                     Some(values) => Some(HeapMoves::Octal { digits, values }),
+                    None if sequence => return self.sequence_moves(part),
                     None if huge => return self.huge_value(part.game, n).map(|_| None),
                     None => None,
                 }
@@ -310,13 +318,33 @@ impl Engine {
             Structure::TakeAnyOrSplit { splits } if huge => {
                 match self.proved_arithmetic(part.game)? {
                     Some(values) => Some(HeapMoves::TakeAnyOrSplit { splits, values }),
+                    None if sequence => return self.sequence_moves(part),
                     None => return self.huge_value(part.game, n).map(|_| None),
                 }
             }
+            Structure::Unknown if sequence => return self.sequence_moves(part),
             // Valued by the solver (a game of sparse reach) or refused with the reason.
             Structure::Unknown if huge => self.part_value(part).map(|_| None)?,
             _ => None,
         })
+    }
+
+    /// The options of a huge heap of a heap sequence, read from the values of the heaps below
+    /// it, which are computed first (within the memory limit). Splits in three are refused.
+    fn sequence_moves(&mut self, part: &Part) -> Result<Option<HeapMoves>, SolveError> {
+        let n = part.state[0] as u64;
+        let solver = &mut self.solvers[part.game];
+        if solver
+            .heap_sequence()
+            .is_some_and(|s| s.rules().splits_in_three())
+        {
+            return Err(SolveError::ThreeWaySplits { heap: n });
+        }
+        if !solver.heap_sequence().is_some_and(|s| s.options_known(n)) {
+            let limits = self.limits.clone();
+            solver.value(&part.state, &limits)?;
+        }
+        Ok(Some(HeapMoves::Sequence))
     }
 
     /// How many options of one component have the value `target` (all of them for `None`).
@@ -374,6 +402,10 @@ impl Engine {
                         .map(|&split| values.count_splits(n, split, target))
                         .sum::<u128>())
             }
+            Some(HeapMoves::Sequence) => Ok(match narrow(target) {
+                Some(target) => self.sequence_of(part.game).count_options(n as u64, target),
+                None => 0,
+            }),
             None => {
                 let options = self.part_options(part)?;
                 let Some(t) = target else {
@@ -481,6 +513,23 @@ impl Engine {
                 }
                 Ok(true)
             }
+            Some(HeapMoves::Sequence) => {
+                let Some(target) = narrow(target) else {
+                    return Ok(true);
+                };
+                let mut cursor = self.sequence_of(game).option_cursor(n, target);
+                while let Some(option) = cursor.next(self.sequence_of(game)) {
+                    let to = match option.leaves {
+                        Leaves::Nothing => Vec::new(),
+                        Leaves::One(h) => vec![heap(h)],
+                        Leaves::Two(a, b) => vec![heap(a), heap(b)],
+                    };
+                    if !visit(self, to, None, GValue::Finite(option.value.into()))? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
             None => {
                 for (to, as_played) in self.part_options_as_played(part)? {
                     let value = self.options_value(&to)?;
@@ -495,6 +544,10 @@ impl Engine {
         }
     }
 
+    fn sequence_of(&self, game: GameId) -> &HeapSequence {
+        self.solvers[game].heap_sequence().expect("a heap sequence")
+    }
+
     /// The value of the components an option leaves.
     fn options_value(&mut self, to: &[Part]) -> Result<GValue, SolveError> {
         let mut value = GValue::Finite(0);
@@ -502,6 +555,15 @@ impl Engine {
             value = value.sum(&self.part_gvalue(p)?);
         }
         Ok(value)
+    }
+}
+
+/// A target value as a heap sequence's values are stored: `Some(None)` for any value, `None`
+/// for a value no heap of a sequence has.
+fn narrow(target: Option<u64>) -> Option<Option<u32>> {
+    match target {
+        None => Some(None),
+        Some(t) => u32::try_from(t).ok().map(Some),
     }
 }
 

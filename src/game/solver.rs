@@ -212,6 +212,14 @@ impl Solver {
         matches!(self.store, Store::HeapSequence(_))
     }
 
+    /// The game's heap sequence, when its values come from one.
+    pub fn heap_sequence(&self) -> Option<&HeapSequence> {
+        match &self.store {
+            Store::HeapSequence(heap) => Some(heap),
+            _ => None,
+        }
+    }
+
     /// How many states have a stored value.
     pub fn stored(&self) -> usize {
         self.stored

@@ -3,34 +3,36 @@
 //!
 //! A sequence's values depend on its [`HeapRules`] alone, so its file is named by a hash of their
 //! canonical text ([`canonical_key`]): every spelling of the same moves (an octal code, a
-//! subtraction set, rules that lower to the same takes and splits) shares one file. The file:
+//! subtraction set, rules that lower to the same takes and splits) shares one file.
 //!
-//! ```text
-//! "GRUNDYHS"  format u32  version (u16 length, bytes)  key (u32 length, bytes)
-//! width u8 (1, 2 or 4)  count u64  count values of `width` bytes  CRC-32 of all before (u32)
-//! ```
+//! The file (layout in [`super::cache_file`]) is a header (the format, the version and the key,
+//! with their checksum) followed by chunks of values, each with the heap of its first value and
+//! its own checksum. A save appends only the values the file does not hold yet; a read takes the
+//! values chunk by chunk into the sequence itself (no second copy), each chunk checked before its
+//! values are taken. A file that is not one, from another version or game, or whose header is
+//! damaged is ignored whole with a warning (and written again at the next save); a file whose
+//! tail is damaged (cut short by a crash, a flipped byte, chunks out of order, values that
+//! contradict the period they prove) keeps its sound prefix, with a warning, and the next save
+//! cuts the damaged tail and appends after the prefix. A bad chunk is never trusted.
 //!
-//! all little-endian. A file is written whole to a temporary file in the same folder and renamed
-//! over the old one, so a reader sees the old file or the new, never a mix. A file that is not
-//! one, from another version or game, shorter or longer than its header says, whose checksum
-//! fails, or whose values contradict the period they prove, is ignored with a warning. A proved
-//! period is not stored: resuming replays the values through the same checkpoints as computing
-//! them, which finds the period again from them.
+//! Several runs may share a folder: a writer holds an exclusive lock on the file while it
+//! checks what others appended and appends after it, and a reader a shared one, so no reader
+//! sees half a chunk and no two writers interleave. Values are the same whoever computes them:
+//! when two runs race, a save may find its values already there (nothing is lost but the work of
+//! computing them twice). A proved period is not stored: resuming replays the values through the
+//! same checkpoints as computing them, which finds the period again from them.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::values::{with_slice, Cell};
+use super::cache_file::{cell_value, read_chunk, read_header, write_chunks, write_header, Chunk};
+use super::options::CanonicalMoves;
+use super::values::with_slice;
 use super::{HeapRules, HeapSequence};
 use crate::game::Limits;
-
-const MAGIC: &[u8; 8] = b"GRUNDYHS";
-const FORMAT: u32 = 1;
-const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// How often a growing sequence is saved by default (longer when saving itself takes long).
 const SAVE_EVERY: Duration = Duration::from_secs(5);
@@ -41,9 +43,6 @@ const SAVE_COST_FACTOR: u32 = 10;
 /// Below this many values, a sequence is saved only when its computation stops or the run ends,
 /// or when it is due; from it on, also each time it has doubled.
 const SAVE_DOUBLING_FROM: usize = 1 << 16;
-
-/// Headers longer than this are not those of a cache file.
-const MOST_KEY_BYTES: usize = 1 << 24;
 
 /// A folder where heap sequences are kept as they grow, with the warnings about its files that
 /// nobody has read yet.
@@ -62,6 +61,8 @@ pub struct CacheWarning {
     pub reason: String,
     /// Whether the file was read and ignored (else: a save failed).
     pub ignored: bool,
+    /// When only its tail was damaged: how many values before it were kept.
+    pub kept: Option<usize>,
 }
 
 impl Cache {
@@ -92,11 +93,14 @@ impl Cache {
         std::mem::take(&mut *self.warnings.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
-    fn warn(&self, path: &Path, reason: String, ignored: bool) {
+    /// A warning about the file at `path`: read and ignored (`kept` values taken before a
+    /// damaged tail, or `None` for the whole file), or not written.
+    fn warn(&self, path: &Path, reason: String, ignored: bool, kept: Option<usize>) {
         let warning = CacheWarning {
             path: path.to_path_buf(),
             reason,
             ignored,
+            kept,
         };
         self.warnings
             .lock()
@@ -110,16 +114,16 @@ impl Cache {
 pub(super) struct Tracker {
     /// The cache the sequence last resumed from (or found nothing in).
     cache: Option<Arc<Cache>>,
-    /// How many values the file is known to hold (written or read by this sequence).
+    /// How many values the sound part of the file holds (written or read by this sequence).
     saved: usize,
     /// How many values were taken from the file.
     resumed: usize,
     last_save: Option<Instant>,
     last_save_took: Duration,
+    /// Where the part of the file known sound ends, in bytes (0: not known).
+    end: u64,
     /// A save failed: this sequence does not try again in this cache.
     failed: bool,
-    /// The file was found unsound: it is replaced whatever its header says.
-    unsound: bool,
 }
 
 impl HeapSequence {
@@ -129,7 +133,8 @@ impl HeapSequence {
     }
 
     /// When the cache in use is not the one this sequence last looked in: takes the values of
-    /// its file there, if they are more than the sequence holds and the file is sound.
+    /// its file there that the sequence does not hold, as far as the file is sound (and the
+    /// memory limit allows), warning about a file that is not sound.
     pub(super) fn resume(&mut self, limits: &Limits) {
         let Some(cache) = &limits.cache else {
             self.cache.cache = None;
@@ -148,20 +153,20 @@ impl HeapSequence {
             cache: Some(cache.clone()),
             ..Tracker::default()
         };
-        match read_file(&path, &canonical_key(&self.rules), &self.rules, limits) {
+        let had = self.len();
+        match self.read_file(&path, &canonical_key(&self.rules), limits) {
             Ok(None) => {}
-            Ok(Some((fresh, count))) => {
-                tracker.saved = count;
-                if fresh.len() > self.len() {
-                    tracker.resumed = fresh.len();
-                    *self = fresh;
+            Ok(Some(sound)) => {
+                tracker.saved = sound.count;
+                tracker.end = sound.end;
+                if let Some(reason) = sound.damage {
+                    let kept = (sound.count > 0).then_some(sound.count);
+                    cache.warn(&path, reason, true, kept);
                 }
             }
-            Err(reason) => {
-                cache.warn(&path, reason, true);
-                tracker.unsound = true;
-            }
+            Err(reason) => cache.warn(&path, reason, true, None),
         }
+        tracker.resumed = self.len() - had;
         self.cache = tracker;
     }
 
@@ -193,22 +198,14 @@ impl HeapSequence {
             return;
         }
         let path = cache.path_of(&self.rules);
-        let key = canonical_key(&self.rules);
         let start = Instant::now();
-        let longer = || existing_count(&path, &key).is_some_and(|count| count >= len);
-        if !tracker.unsound && longer() {
-            self.cache.saved = len;
-            return;
-        }
-        match self.write_file(&path, &key) {
+        match self.append_to_file(&path, &canonical_key(&self.rules)) {
             Ok(()) => {
-                self.cache.saved = len;
-                self.cache.unsound = false;
                 self.cache.last_save = Some(Instant::now());
                 self.cache.last_save_took = start.elapsed();
             }
             Err(e) => {
-                cache.warn(&path, e.to_string(), false);
+                cache.warn(&path, e.to_string(), false, None);
                 self.cache.failed = true;
             }
         }
@@ -220,228 +217,161 @@ impl HeapSequence {
         self.keep(limits, true);
     }
 
-    fn write_file(&self, path: &Path, key: &str) -> io::Result<()> {
-        static WRITES: AtomicU64 = AtomicU64::new(0);
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        let temporary = path.with_file_name(format!(
-            ".{name}.{}.{}.tmp",
-            std::process::id(),
-            WRITES.fetch_add(1, Ordering::Relaxed)
-        ));
-        let result = (|| {
-            let file = OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&temporary)?;
-            let mut out = Checksummed::new(BufWriter::with_capacity(1 << 20, file));
-            with_slice!(&self.values, g => write_values(&mut out, key, g))?;
-            let crc = out.crc.clone().finalize();
-            let mut file = out.inner;
-            file.write_all(&crc.to_le_bytes())?;
-            file.flush()?;
-            drop(file);
-            std::fs::rename(&temporary, path)
-        })();
-        if result.is_err() {
-            let _ = std::fs::remove_file(&temporary);
+    /// Takes the values of the file at `path` into the sequence, under a shared lock: `None`
+    /// when there is no file (or an empty one, which a writer has just made); the reason when
+    /// its header is not this game's.
+    fn read_file(
+        &mut self,
+        path: &Path,
+        key: &str,
+        limits: &Limits,
+    ) -> Result<Option<SoundPart>, String> {
+        let file = match File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("it cannot be read: {e}")),
+        };
+        file.lock_shared()
+            .map_err(|e| format!("it cannot be locked: {e}"))?;
+        let size = file.metadata().map_err(|e| e.to_string())?.len();
+        if size == 0 {
+            return Ok(None);
         }
-        result
-    }
-}
-
-fn write_values<T: Cell>(out: &mut Checksummed<impl Write>, key: &str, g: &[T]) -> io::Result<()> {
-    out.write_all(MAGIC)?;
-    out.write_all(&FORMAT.to_le_bytes())?;
-    out.write_all(&(VERSION.len() as u16).to_le_bytes())?;
-    out.write_all(VERSION.as_bytes())?;
-    out.write_all(&(key.len() as u32).to_le_bytes())?;
-    out.write_all(key.as_bytes())?;
-    let width = size_of::<T>();
-    out.write_all(&[width as u8])?;
-    out.write_all(&(g.len() as u64).to_le_bytes())?;
-    let mut buffer = Vec::with_capacity(1 << 16);
-    for chunk in g.chunks((1 << 16) / width) {
-        buffer.clear();
-        for &v in chunk {
-            buffer.extend_from_slice(&v.into().to_le_bytes()[..width]);
-        }
-        out.write_all(&buffer)?;
-    }
-    Ok(())
-}
-
-/// A reader or writer that keeps the CRC-32 of the bytes through it.
-struct Checksummed<T> {
-    inner: T,
-    crc: crc32fast::Hasher,
-}
-
-impl<T> Checksummed<T> {
-    fn new(inner: T) -> Checksummed<T> {
-        Checksummed {
-            inner,
-            crc: crc32fast::Hasher::new(),
-        }
-    }
-}
-
-impl<T: Write> Write for Checksummed<T> {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        let written = self.inner.write(bytes)?;
-        self.crc.update(&bytes[..written]);
-        Ok(written)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
-    }
-}
-
-impl<T: Read> Checksummed<T> {
-    fn bytes<const N: usize>(&mut self) -> io::Result<[u8; N]> {
-        let mut bytes = [0u8; N];
-        self.inner.read_exact(&mut bytes)?;
-        self.crc.update(&bytes);
-        Ok(bytes)
-    }
-
-    fn vec(&mut self, len: usize) -> io::Result<Vec<u8>> {
-        let mut bytes = vec![0u8; len];
-        self.inner.read_exact(&mut bytes)?;
-        self.crc.update(&bytes);
-        Ok(bytes)
-    }
-}
-
-/// What a file's header says.
-struct Header {
-    version: String,
-    key: String,
-    width: usize,
-    count: u64,
-    /// The header's own length in bytes.
-    len: u64,
-}
-
-fn read_header(input: &mut Checksummed<impl Read>) -> io::Result<Option<Header>> {
-    if &input.bytes::<8>()? != MAGIC || u32::from_le_bytes(input.bytes()?) != FORMAT {
-        return Ok(None);
-    }
-    let version_len = u16::from_le_bytes(input.bytes()?) as usize;
-    let version = String::from_utf8_lossy(&input.vec(version_len)?).into_owned();
-    let key_len = u32::from_le_bytes(input.bytes()?) as usize;
-    if key_len > MOST_KEY_BYTES {
-        return Ok(None);
-    }
-    let key = String::from_utf8_lossy(&input.vec(key_len)?).into_owned();
-    let width = input.bytes::<1>()?[0] as usize;
-    let count = u64::from_le_bytes(input.bytes()?);
-    let len = (8 + 4 + 2 + version_len + 4 + key_len + 1 + 8) as u64;
-    Ok(Some(Header {
-        version,
-        key,
-        width,
-        count,
-        len,
-    }))
-}
-
-/// How many values the file at `path` holds by its header, if it is a cache file of this version
-/// for this key (its contents unchecked).
-fn existing_count(path: &Path, key: &str) -> Option<usize> {
-    let mut input = Checksummed::new(BufReader::new(File::open(path).ok()?));
-    let header = read_header(&mut input).ok()??;
-    (header.version == VERSION && header.key == key).then_some(header.count as usize)
-}
-
-/// A sequence with the rules `rules` holding the values of the file at `path` (as many as the
-/// limits allow), and how many values the file holds; `None` when there is no file; the reason
-/// when the file is not sound.
-fn read_file(
-    path: &Path,
-    key: &str,
-    rules: &HeapRules,
-    limits: &Limits,
-) -> Result<Option<(HeapSequence, usize)>, String> {
-    let file = match File::open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("it cannot be read: {e}")),
-    };
-    let size = file.metadata().map_err(|e| e.to_string())?.len();
-    let mut input = Checksummed::new(BufReader::with_capacity(1 << 20, file));
-    let truncated = || format!("it is truncated ({size} bytes, shorter than its header)");
-    let header = match read_header(&mut input) {
-        Ok(Some(header)) => header,
-        Ok(None) => return Err("it is not a grundy cache file of this format".into()),
-        Err(_) => return Err(truncated()),
-    };
-    if header.version != VERSION {
-        return Err(format!(
-            "it was written by grundy {} (this is {VERSION})",
-            header.version
-        ));
-    }
-    if header.key != key {
-        return Err(format!("it holds another game ({})", header.key));
-    }
-    if ![1, 2, 4].contains(&header.width) {
-        return Err(format!("its values are {} bytes wide", header.width));
-    }
-    let expected =
-        (header.count.checked_mul(header.width as u64)).and_then(|v| v.checked_add(header.len + 4));
-    match expected {
-        Some(expected) if expected == size => {}
-        Some(expected) if expected > size => {
-            return Err(format!(
-                "it is truncated ({size} bytes of {expected} for {} values)",
-                header.count
-            ))
-        }
-        _ => {
-            return Err(format!(
-                "it is longer than its header says ({size} bytes for {} values)",
-                header.count
-            ))
-        }
-    }
-    let mut sequence = HeapSequence::new(rules.clone());
-    let count = header.count as usize;
-    let width = header.width;
-    let cap = limits.max_memory / width;
-    let mut chunk = vec![0u8; (1 << 16) * width];
-    let mut read = 0;
-    while read < count {
-        let n = (count - read).min(1 << 16);
-        let bytes = &mut chunk[..n * width];
-        input.inner.read_exact(bytes).map_err(|_| truncated())?;
-        input.crc.update(bytes);
-        for cell in bytes.chunks_exact(width) {
-            if sequence.len() < cap {
-                let mut word = [0u8; 4];
-                word[..width].copy_from_slice(cell);
-                let v = u32::from_le_bytes(word);
-                if !sequence.take_cached(v) {
-                    return Err(format!(
-                        "its value of heap {} contradicts the period its values prove",
-                        sequence.len()
-                    ));
+        let mut input = BufReader::with_capacity(1 << 20, &file);
+        let header = read_header(&mut input, key, size)?;
+        let mut sound = SoundPart {
+            count: 0,
+            end: header,
+            damage: None,
+        };
+        let mut buffer = Vec::new();
+        loop {
+            let chunk = read_chunk(&mut input, &mut buffer);
+            let (start, count, width, bytes) = match chunk {
+                Ok(Chunk::End) => break,
+                Ok(Chunk::Sound {
+                    start,
+                    count,
+                    width,
+                    bytes,
+                }) => (start, count, width, bytes),
+                Ok(Chunk::Damaged(why)) => {
+                    sound.damage = Some(damaged(sound.count, why));
+                    break;
+                }
+                Err(e) => {
+                    sound.damage = Some(damaged(sound.count, &e.to_string()));
+                    break;
+                }
+            };
+            if start != sound.count as u64 {
+                sound.damage = Some(damaged(sound.count, "its chunks are out of order"));
+                break;
+            }
+            let cap = limits.max_memory / width.max(self.values.width());
+            for (i, cell) in buffer.chunks_exact(width).enumerate() {
+                let n = sound.count + i;
+                let v = cell_value(cell);
+                if n < self.len() {
+                    if self.get(n as u64) != Some(v) {
+                        sound.damage = Some(damaged(n, "it contradicts the values computed"));
+                        return Ok(Some(sound));
+                    }
+                } else if self.len() >= cap {
+                    return Ok(Some(sound));
+                } else if !self.take_cached(v) {
+                    let why = "it contradicts the period its values prove";
+                    sound.damage = Some(damaged(n, why));
+                    return Ok(Some(sound));
                 }
             }
+            sound.count += count;
+            sound.end += bytes;
         }
-        read += n;
+        Ok(Some(sound))
     }
-    let computed = input.crc.clone().finalize();
-    let mut stored = [0u8; 4];
-    input
-        .inner
-        .read_exact(&mut stored)
-        .map_err(|_| truncated())?;
-    let stored = u32::from_le_bytes(stored);
-    if computed != stored {
-        return Err("its checksum does not match its contents (the file is corrupt)".into());
+
+    /// Appends the values the file at `path` does not hold, under an exclusive lock: after the
+    /// part of the file this sequence knows sound, the chunks others appended since are checked
+    /// and kept, a damaged tail is cut, and only the values after them are written. A file
+    /// that is not this game's (or not a cache file) is written again from its header.
+    fn append_to_file(&mut self, path: &Path, key: &str) -> io::Result<()> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)?;
+        file.lock()?;
+        let size = file.metadata()?.len();
+        let header = read_header(&mut BufReader::new(&file), key, size);
+        let (mut end, mut count) = match header {
+            Ok(header) => {
+                let known = (self.cache.end, self.cache.saved);
+                let mut found = sound_end(&mut file, known, size)?;
+                if found.0 < size && found == known && known.0 != header {
+                    // Nothing sound where this sequence left the file: it was written again.
+                    found = sound_end(&mut file, (header, 0), size)?;
+                }
+                found
+            }
+            Err(_) => {
+                file.set_len(0)?;
+                file.seek(SeekFrom::Start(0))?;
+                (write_header(&mut file, key)?, 0)
+            }
+        };
+        if count < self.len() {
+            file.set_len(end)?;
+            file.seek(SeekFrom::Start(end))?;
+            let mut out = BufWriter::with_capacity(1 << 20, &file);
+            end +=
+                with_slice!(&self.values, g => write_chunks(&mut out, count as u64, &g[count..]))?;
+            out.flush()?;
+            count = self.len();
+        }
+        self.cache.saved = count;
+        self.cache.end = end;
+        Ok(())
     }
-    Ok(Some((sequence, count)))
+}
+
+/// The end of the sound chunks of a file of `size` bytes that follow `from` (a byte offset and
+/// the count of values before it), as the same pair.
+fn sound_end(file: &mut File, from: (u64, usize), size: u64) -> io::Result<(u64, usize)> {
+    let (mut end, mut count) = from;
+    if end > size {
+        return Ok(from);
+    }
+    file.seek(SeekFrom::Start(end))?;
+    let mut input = BufReader::with_capacity(1 << 20, &*file);
+    let mut buffer = Vec::new();
+    while let Chunk::Sound {
+        start,
+        count: more,
+        bytes,
+        ..
+    } = read_chunk(&mut input, &mut buffer)?
+    {
+        if start != count as u64 {
+            break;
+        }
+        count += more;
+        end += bytes;
+    }
+    Ok((end, count))
+}
+
+/// The sound part of a file as read: how many values, where it ends, and what ended it when it
+/// is not the end of the file.
+struct SoundPart {
+    count: usize,
+    end: u64,
+    damage: Option<String>,
+}
+
+fn damaged(from: usize, why: &str) -> String {
+    format!("its values from heap {from} on are damaged ({why})")
 }
 
 impl HeapSequence {
@@ -463,51 +393,25 @@ impl HeapSequence {
 /// by amount (a split that may leave equal heaps includes the one that may not), ranges sorted
 /// and merged, and takes that a range already makes dropped.
 pub fn canonical_key(rules: &HeapRules) -> String {
-    let mut ranges: Vec<(u64, Option<u64>)> = rules.ranges.iter().map(|r| (r.lo, r.hi)).collect();
-    ranges.sort();
-    let mut merged: Vec<(u64, Option<u64>)> = Vec::new();
-    for (lo, hi) in ranges {
-        match merged.last_mut() {
-            Some((_, last)) if last.is_none_or(|last| lo <= last.saturating_add(1)) => {
-                *last = match (*last, hi) {
-                    (Some(a), Some(b)) => Some(a.max(b)),
-                    _ => None,
-                }
-            }
-            _ => merged.push((lo, hi)),
-        }
-    }
-    let covered = |k: u64| (merged.iter()).any(|&(lo, hi)| lo <= k && hi.is_none_or(|hi| k <= hi));
-    let mut takes = std::collections::BTreeMap::<u64, [bool; 5]>::new();
-    for t in &rules.takes {
-        let flags = takes.entry(t.take).or_default();
-        flags[0] |= t.none;
-        flags[1] |= t.one;
-        flags[2] |= t.two && !t.unequal;
-        flags[3] |= t.two && t.unequal;
-        flags[4] |= t.three;
-    }
+    let moves = CanonicalMoves::of(rules);
     let mut text = String::from("heap sequence:");
-    for (take, mut flags) in takes {
-        if covered(take) {
-            flags[0] = false;
-            flags[1] = false;
-        }
-        if flags[2] {
-            flags[3] = false;
-        }
-        if flags.iter().any(|&f| f) {
-            let names = ["none", "one", "two", "two-unequal", "three"];
-            let on: Vec<&str> = (names.iter().zip(flags))
-                .filter_map(|(name, on)| on.then_some(*name))
-                .collect();
-            text.push_str(&format!(" take {take}:{}", on.join("+")));
-        }
+    for (take, flags) in moves.takes {
+        let on: Vec<&str> = [
+            (flags.none, "none"),
+            (flags.one, "one"),
+            (flags.two, "two"),
+            (flags.two_unequal, "two-unequal"),
+            (flags.three, "three"),
+        ]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+        text.push_str(&format!(" take {take}:{}", on.join("+")));
     }
-    if !merged.is_empty() {
+    if !moves.ranges.is_empty() {
         text.push_str(" ranges");
     }
-    for (lo, hi) in merged {
+    for (lo, hi) in moves.ranges {
         match hi {
             Some(hi) => text.push_str(&format!(" {lo}..={hi}")),
             None => text.push_str(&format!(" {lo}..")),
@@ -524,13 +428,15 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::canonical_key;
     use crate::game::heap::{HeapRules, Take, TakeRange};
     use crate::game::octal::{Base, Octal};
     use crate::game::Game;
 
-    fn take(take: u64, flags: &str) -> Take {
+    /// A take whose flags are the characters of `flags`: `0` none, `1` one, `2` two, `u` two
+    /// unequal, `3` three.
+    pub(in crate::game::heap) fn take(take: u64, flags: &str) -> Take {
         Take {
             take,
             none: flags.contains('0'),

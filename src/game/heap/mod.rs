@@ -21,6 +21,7 @@ use super::period::{self, Split, Structure};
 use super::{Limits, SolveError};
 use block::{RareBlock, BLOCK_HEAPS};
 pub use cache::{canonical_key, Cache, CacheWarning};
+pub use options::{HeapOption, Leaves, OptionCursor};
 use values::{with_slice, CompactValues, RareHeap, ValueSet};
 pub use window::TakeRange;
 use window::Window;
@@ -28,6 +29,8 @@ use window::Window;
 mod block;
 mod byte_scan;
 mod cache;
+mod cache_file;
+mod options;
 mod values;
 mod wide;
 mod window;
@@ -82,7 +85,8 @@ impl HeapRules {
         self.takes.iter().any(|t| t.two)
     }
 
-    fn splits_in_three(&self) -> bool {
+    /// Whether some move splits a heap in three.
+    pub fn splits_in_three(&self) -> bool {
         self.takes.iter().any(|t| t.three)
     }
 
@@ -311,22 +315,48 @@ impl HeapSequence {
                     .iter()
                     .for_each(|p| p.set_done(self.values.len() as u64));
             }
-            self.step();
+            let v = self.next_value();
+            if !self.values.holds(v) {
+                // The wider values and, while they are copied, the narrower ones.
+                let width = values::width_of(v);
+                self.check_width(n, width, self.values.bytes(), limits)?;
+            }
+            self.record(v);
         }
         Ok(self.get(n).expect("computed"))
     }
 
-    /// Fails unless the values of heaps `0..=n` and the tables fit in the memory limit.
+    /// Fails unless the values of heaps `0..=n` and the tables fit in the memory limit, at the
+    /// width of the values so far, or the width that heap `n`'s values are known to need when
+    /// every smaller heap is an option (then the values of heaps `0..=n` are distinct, and one
+    /// of them is at least `n`).
     fn check_room(&self, n: u64, limits: &Limits) -> Result<(), SolveError> {
-        let tables = (self.bytes() - self.values.bytes()) as u128;
-        let needs = (n as u128 + 1) * self.values.width() as u128 + tables;
+        let distinct = self.rules.ranges.contains(&TakeRange { lo: 1, hi: None });
+        let known = match distinct {
+            true => values::width_of(u32::try_from(n).unwrap_or(u32::MAX)),
+            false => 1,
+        };
+        self.check_width(n, self.values.width().max(known), 0, limits)
+    }
+
+    /// Fails unless the values of heaps `0..=n` at `width` bytes each, the tables and `more`
+    /// bytes fit in the memory limit.
+    fn check_width(
+        &self,
+        n: u64,
+        width: usize,
+        more: usize,
+        limits: &Limits,
+    ) -> Result<(), SolveError> {
+        let tables = (self.bytes() - self.values.bytes() + more) as u128;
+        let needs = (n as u128 + 1) * width as u128 + tables;
         if needs <= limits.max_memory as u128 {
             return Ok(());
         }
         Err(SolveError::HeapMemory {
             heap: n,
             needs,
-            width: self.values.width(),
+            width,
             limit: limits.max_memory,
             known: self.values.len(),
         })
@@ -349,14 +379,13 @@ impl HeapSequence {
         (0..self.values.len()).map(|i| self.values.get(i).expect("stored"))
     }
 
-    /// Computes the next heap.
-    fn step(&mut self) {
+    /// The value of the next heap, to be recorded.
+    fn next_value(&mut self) -> u32 {
         let n = self.values.len();
-        let v = match self.period {
+        match self.period {
             Some((n0, p)) if n >= n0 + p => self.values.get(n - p).expect("stored"),
             _ => self.compute(n),
-        };
-        self.record(v);
+        }
     }
 
     /// Stores the value of the next heap, and at each checkpoint looks for a period and

@@ -319,3 +319,46 @@ fn random_octal_codes_that_split_match_the_plain_method() {
         );
     }
 }
+
+#[test]
+fn a_run_whose_values_widen_is_refused_when_they_would_not_fit_at_the_wider_width() {
+    // Officers by the definition: take one token, leaving one heap or two non-empty ones.
+    let mut g: Vec<u32> = vec![0];
+    while g.last() < Some(&256) {
+        let n = g.len();
+        let mut seen = vec![false; 512];
+        if n >= 2 {
+            seen[g[n - 1] as usize] = true;
+            for a in 1..n - 1 {
+                seen[(g[a] ^ g[n - 1 - a]) as usize] = true;
+            }
+        }
+        g.push(seen.iter().position(|&s| !s).unwrap() as u32);
+    }
+    let first_wide = g.len() - 1;
+    // Heap 3 * 10^6 fits the limit at a byte a value, not at two.
+    let limits = Limits {
+        max_memory: 4 << 20,
+        ..Limits::default()
+    };
+    let heap = 3_000_000;
+    let mut seq = HeapSequence::new(octal(&[0, 6], false));
+    match seq.value(heap, &limits) {
+        Err(SolveError::HeapMemory {
+            heap: refused,
+            width,
+            known,
+            needs,
+            ..
+        }) => {
+            assert_eq!((refused, width, known), (heap, 2, first_wide));
+            assert!(
+                needs > 2 * heap as u128 && needs <= 3 * heap as u128,
+                "{needs}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(seq.bytes() <= limits.max_memory);
+    assert_eq!(seq.values().collect::<Vec<u32>>(), g[..first_wide]);
+}

@@ -91,6 +91,11 @@ impl CompactValues {
         }
     }
 
+    /// Whether `v` fits the width of the values so far.
+    pub fn holds(&self, v: u32) -> bool {
+        width_of(v) <= self.width()
+    }
+
     /// The bytes a value takes.
     pub fn width(&self) -> usize {
         match self {
@@ -121,6 +126,15 @@ impl CompactValues {
             CompactValues::Halves(g) => 2 * g.capacity(),
             CompactValues::Words(g) => 4 * g.capacity(),
         }
+    }
+}
+
+/// The bytes of the narrowest storage that holds `v`: 1, 2 or 4.
+pub(super) fn width_of(v: u32) -> usize {
+    match v {
+        0..=0xff => 1,
+        0x100..=0xffff => 2,
+        _ => 4,
     }
 }
 
