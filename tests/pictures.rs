@@ -36,14 +36,15 @@ fn texts_and_glyphs(svg: &str) -> Vec<(String, usize)> {
         .collect()
 }
 
+/// The shipped font, read from its file.
+fn font() -> ttf_parser::Face<'static> {
+    static FILE: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+    ttf_parser::Face::parse(FILE, 0).unwrap()
+}
+
 /// How many glyphs of the shipped font with an outline draw `text`, read from the font file.
 fn outlined_glyphs(text: &str) -> usize {
-    let font = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/assets/fonts/DejaVuSans.ttf"
-    ))
-    .unwrap();
-    let face = ttf_parser::Face::parse(&font, 0).unwrap();
+    let face = font();
     text.chars()
         .filter(|&c| {
             let glyph = face.glyph_index(c).unwrap();
@@ -143,12 +144,7 @@ fn a_sequence_plot_has_a_title_axes_and_ticks() {
         .split(' ')
         .map(|n| n.parse().unwrap())
         .collect();
-    let font = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/assets/fonts/DejaVuSans.ttf"
-    ))
-    .unwrap();
-    let face = ttf_parser::Face::parse(&font, 0).unwrap();
+    let face = font();
     let advance: f64 = (title.chars())
         .map(|c| {
             f64::from(
