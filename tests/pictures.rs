@@ -1,6 +1,8 @@
 //! Pictures: their size (the default, and `size W x H`), and their text, read from the SVG: a
 //! title naming the game and the range, the names of the axes, tick labels, and for a table a
-//! colour bar. The P-positions drawn are counted against a brute force written here.
+//! colour bar. The P-positions drawn are counted against a brute force written here. An SVG's
+//! text is drawn as glyph outlines of the shipped font, one `<path>` a glyph, in a group that
+//! carries the text: the glyphs are counted against the font, read here with `ttf-parser`.
 
 use std::path::{Path, PathBuf};
 
@@ -12,15 +14,55 @@ fn run(source: &str) -> String {
     grundy::run_to_string("pictures", source).unwrap_or_else(|e| panic!("{source}:\n{e}"))
 }
 
-/// The texts of an SVG's `<text>` elements, in order.
+/// The texts of an SVG, in order, each with its group of outlines: an SVG has no `<text>` and
+/// names no font, each text is a `<g aria-label="TEXT">` whose `<title>` is the text too.
 fn texts(svg: &str) -> Vec<String> {
-    svg.split("<text")
+    texts_and_glyphs(svg).into_iter().map(|(t, _)| t).collect()
+}
+
+/// The texts of an SVG (as escaped in it), each with the number of `<path>`s drawing it.
+fn texts_and_glyphs(svg: &str) -> Vec<(String, usize)> {
+    assert!(!svg.contains("<text"), "a <text> element is left");
+    assert!(!svg.contains("font-family"), "a font family is named");
+    svg.split("<g role=\"img\" aria-label=\"")
         .skip(1)
         .map(|t| {
-            let body = &t[t.find('>').unwrap() + 1..];
-            body[..body.find("</text>").unwrap()].trim().to_string()
+            let label = &t[..t.find('"').unwrap()];
+            let group = &t[..t.find("</g>").unwrap()];
+            let title = &group[group.find("<title>").unwrap() + 7..group.find("</title>").unwrap()];
+            assert_eq!(label, title);
+            (label.to_string(), group.matches("<path").count())
         })
         .collect()
+}
+
+/// The shipped font, read from its file.
+fn font() -> ttf_parser::Face<'static> {
+    static FILE: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+    ttf_parser::Face::parse(FILE, 0).unwrap()
+}
+
+/// How many glyphs of the shipped font with an outline draw `text`, read from the font file.
+fn outlined_glyphs(text: &str) -> usize {
+    let face = font();
+    text.chars()
+        .filter(|&c| {
+            let glyph = face.glyph_index(c).unwrap();
+            let outline = face.outline_glyph(glyph, &mut NoPath);
+            outline.is_some_and(|b| b.width() > 0 && b.height() > 0)
+        })
+        .count()
+}
+
+/// An outline builder that keeps nothing: only the outline's box is wanted.
+struct NoPath;
+
+impl ttf_parser::OutlineBuilder for NoPath {
+    fn move_to(&mut self, _: f32, _: f32) {}
+    fn line_to(&mut self, _: f32, _: f32) {}
+    fn quad_to(&mut self, _: f32, _: f32, _: f32, _: f32) {}
+    fn curve_to(&mut self, _: f32, _: f32, _: f32, _: f32, _: f32, _: f32) {}
+    fn close(&mut self) {}
 }
 
 fn svg_size(svg: &str) -> (String, String) {
@@ -85,6 +127,37 @@ fn a_sequence_plot_has_a_title_axes_and_ticks() {
         );
     }
     assert_eq!(svg.matches("<circle").count(), 101);
+    // The title in glyphs: one path for each glyph with an outline (not the spaces).
+    let title = "kayles: Grundy values of heaps 0..=100";
+    let glyphs = texts_and_glyphs(&svg)
+        .into_iter()
+        .find(|(t, _)| t == title)
+        .unwrap()
+        .1;
+    assert_eq!(glyphs, outlined_glyphs(title));
+    assert_eq!(glyphs, title.chars().filter(|c| *c != ' ').count());
+    // Centred on the picture: the first glyph starts as far left of 600 as the advances of
+    // the whole title, read from the font (kerning aside, under a pixel here), reach right of it.
+    let group = &svg[svg.find(&format!("aria-label=\"{title}\"")).unwrap()..];
+    let matrix = &group[group.find("matrix(").unwrap() + 7..];
+    let numbers: Vec<f64> = matrix[..matrix.find(')').unwrap()]
+        .split(' ')
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let face = font();
+    let advance: f64 = (title.chars())
+        .map(|c| {
+            f64::from(
+                face.glyph_hor_advance(face.glyph_index(c).unwrap())
+                    .unwrap(),
+            )
+        })
+        .sum();
+    let width = advance * numbers[0];
+    assert!(
+        (600.0 - numbers[4] - width / 2.0).abs() < 1.5,
+        "{numbers:?}, {width}"
+    );
 }
 
 #[test]

@@ -3,7 +3,10 @@
 //! ticks and their names. An infinite value of a loopy game is drawn apart: in a sequence, a red
 //! cross on a row of its own above the values, marked `∞` and named in a legend; in a table, a
 //! grey cell, whose band at the top of the colour bar is marked `∞`. PNG, or SVG when the file name ends in `.svg`; the text is drawn with
-//! DejaVu Sans, shipped inside the binary (`assets/fonts`), so no system font is needed.
+//! DejaVu Sans, shipped inside the binary (`assets/fonts`), so no system font is needed: in an
+//! SVG as the font's glyph outlines ([`outline`]), so no viewer's font is needed either.
+
+mod outline;
 
 use std::sync::Once;
 
@@ -38,12 +41,14 @@ const BAR_STEPS: u64 = 256;
 /// The font family every text of a picture is drawn in.
 const FONT: &str = "sans-serif";
 
+/// DejaVu Sans, the font of every text of a picture.
+const FONT_FILE: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+
 static REGISTER_FONT: Once = Once::new();
 
 fn register_font() {
     REGISTER_FONT.call_once(|| {
-        let bytes = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
-        plotters::style::register_font(FONT, FontStyle::Normal, bytes)
+        plotters::style::register_font(FONT, FontStyle::Normal, FONT_FILE)
             .unwrap_or_else(|_| panic!("the bundled DejaVu Sans is a valid font"));
     });
 }
@@ -75,10 +80,26 @@ pub(super) fn draw(
     let size = size.unwrap_or_else(|| picture.default_size());
     register_font();
     let result = if file.ends_with(".svg") {
-        let backend = SVGBackend::new(file, size).into_drawing_area();
-        picture
-            .render(&backend)
-            .and_then(|()| backend.present().map_err(|e| e.to_string()))
+        let mut svg = String::new();
+        let drawn = {
+            let backend = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+            picture
+                .render(&backend)
+                .and_then(|()| backend.present().map_err(|e| e.to_string()))
+        };
+        match drawn {
+            Ok(()) => {
+                let outlined = outline::outline_texts(&svg, FONT_FILE).map_err(|reason| {
+                    Error::invalid(
+                        format!("cannot draw the text of the picture `{file}`: {reason}"),
+                        file_span,
+                        "this is a fault of grundy's SVG writer: write a PNG instead",
+                    )
+                })?;
+                std::fs::write(file, outlined).map_err(|e| e.to_string())
+            }
+            Err(reason) => Err(reason),
+        }
     } else {
         let backend = BitMapBackend::new(file, size).into_drawing_area();
         picture
