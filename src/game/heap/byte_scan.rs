@@ -86,6 +86,7 @@ const STEP: usize = 64;
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn remove_pair_values_avx2(low: &[u8], high: &[u8], wanted: &mut ByteSet) {
+    use super::values::xor_reversed_avx2;
     use std::arch::x86_64::*;
     let len = low.len();
     let mut tables = [0u8; 32];
@@ -120,15 +121,15 @@ unsafe fn remove_pair_values_avx2(low: &[u8], high: &[u8], wanted: &mut ByteSet)
     let top = _mm256_set1_epi8(-128);
     // The values of the 32 pairs from pair `s` on.
     let values_at = |s: usize| {
-        // SAFETY: `s + 32 <= len`, so both reads are inside the slices.
-        let (lows, highs) = unsafe {
-            (
-                _mm256_loadu_si256(low.as_ptr().add(s).cast()),
-                _mm256_loadu_si256(high.as_ptr().add(len - s - 32).cast()),
+        // SAFETY: `s + 32 <= len`, so both reads of 32 bytes are inside the slices, and the
+        // processor has AVX2 (this function runs only where it does).
+        unsafe {
+            xor_reversed_avx2(
+                low.as_ptr().add(s),
+                high.as_ptr().add(len - s - 32),
+                reverse_lanes,
             )
-        };
-        let reversed = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(highs, reverse_lanes), 0x4e);
-        _mm256_xor_si256(lows, reversed)
+        }
     };
     // 0xff in each byte whose value is not wanted.
     let misses = |x: __m256i, below_128: __m256i, from_128: __m256i| {

@@ -100,14 +100,14 @@ impl WideBlock {
                 } else {
                     usize::MAX
                 };
-                let base = start - take - r.heap;
                 let v = r.value as u16;
                 for (lo, hi) in [
                     (lo, equal.clamp(lo, WIDE_BLOCK_HEAPS)),
                     (equal.saturating_add(1).max(lo), WIDE_BLOCK_HEAPS),
                 ] {
                     if lo < hi {
-                        for (row, &p) in rows[lo..hi].iter_mut().zip(&g[base + lo..base + hi]) {
+                        let partners = &g[start + lo - take - r.heap..start + hi - take - r.heap];
+                        for (row, &p) in rows[lo..hi].iter_mut().zip(partners) {
                             row[usize::from(v ^ p) & (ROW - 1)] = 1;
                         }
                     }
