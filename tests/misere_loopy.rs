@@ -209,3 +209,37 @@ proptest! {
         prop_assert_eq!(lines[1], winning.to_string());
     }
 }
+
+/// A loop met in a mixed misère sum marks only the game that loops: Kayles keeps its quotient,
+/// so 200,000 heaps of 1 are still answered under a state limit of 200,000 (the least that holds
+/// the list), below the 200,001 sums a retrograde analysis would list. Truths: the brute force above for the mixed sum; for k heaps
+/// of 1, the sum with no heap is N and each heap more flips P and N (its only move removes one).
+#[test]
+fn a_loop_in_a_mixed_sum_leaves_the_quotient_of_the_game_that_does_not_loop() {
+    let edges = vec![vec![1], vec![0]];
+    let mixed_moves = |(pins, node): &(u8, usize)| {
+        let mut out: Vec<(u8, usize)> = edges[*node].iter().map(|&to| (*pins, to)).collect();
+        if *pins == 1 {
+            out.push((0, *node));
+        }
+        out
+    };
+    let mixed = misere_outcomes((1u8, 0usize), mixed_moves)[&(1, 0)];
+    let k = 200_000;
+    let mut ones = 'N';
+    for _ in 0..k {
+        ones = if ones == 'P' { 'N' } else { 'P' };
+    }
+    let program = format!(
+        "{}outcome misere kayles[1] + g[v0]\noutcome misere kayles[repeat(1, {k})]",
+        graph_game(&edges)
+    );
+    let limits = grundy::game::Limits {
+        max_states: k,
+        ..grundy::game::Limits::default()
+    };
+    let out = grundy::run_to_string_with("misere_loopy.game", &program, limits)
+        .unwrap_or_else(|e| panic!("{program}\n{e}"));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines, [mixed.to_string(), ones.to_string()]);
+}

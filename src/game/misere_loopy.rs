@@ -53,10 +53,7 @@ impl Engine {
                 Err(e) => Err(e),
             };
             match found {
-                Err(SolveError::Loop(_)) => {
-                    let games: Vec<_> = position.parts().map(|p| p.game).collect();
-                    self.sums.looping.extend(games);
-                }
+                Err(SolveError::Loop(_)) => self.mark_looping(position),
                 found => return found,
             }
         }
@@ -65,6 +62,22 @@ impl Engine {
         }
         let parts = position.to_vec();
         self.with_sums(|engine, sums| loopy_outcome(engine, sums, &parts))
+    }
+
+    /// After a loop in the misère search of `position`: marks the games whose own component
+    /// loops (or cannot be shown not to, its value stopping at a limit), so that their later
+    /// sums go to retrograde analysis while the other games keep their quotient. A loop of a sum
+    /// is a loop of some component, since each move changes one component.
+    fn mark_looping(&mut self, position: &Position) {
+        let mut tested = rustc_hash::FxHashSet::default();
+        for part in position.parts() {
+            if self.sums.looping.contains(&part.game) || !tested.insert(part) {
+                continue;
+            }
+            if self.part_value(part).is_err() {
+                self.sums.looping.insert(part.game);
+            }
+        }
     }
 }
 
