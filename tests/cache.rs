@@ -519,3 +519,134 @@ fn a_save_that_fails_is_a_warning_once_and_the_values_still_come() {
         clean(&mut plain, "grundy grundys[5000]")
     });
 }
+
+/// A chunk of a cache file of values one byte wide, written by the layout the format documents.
+fn chunk_bytes(start: u64, values: &[u32]) -> Vec<u8> {
+    let mut bytes = start.to_le_bytes().to_vec();
+    bytes.extend_from_slice(&(values.len() as u32).to_le_bytes());
+    bytes.push(1);
+    bytes.extend(values.iter().map(|&v| u8::try_from(v).unwrap()));
+    let crc = crc32fast::hash(&bytes);
+    bytes.extend_from_slice(&crc.to_le_bytes());
+    bytes
+}
+
+/// The subtraction game {1, 3, 4} by brute force.
+fn subtraction_134(last: usize) -> Vec<u32> {
+    let mut g = vec![0u32; last + 1];
+    for n in 1..=last {
+        let seen: Vec<u32> = [1, 3, 4]
+            .iter()
+            .filter(|&&t| t <= n)
+            .map(|&t| g[n - t])
+            .collect();
+        g[n] = (0..).find(|v| !seen.contains(v)).unwrap();
+    }
+    g
+}
+
+#[test]
+fn a_chunk_that_contradicts_the_period_keeps_the_values_before_and_is_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = "game s = subtraction {1, 3, 4}";
+    let session = |dir: &Path| {
+        let mut repl = Backend::new(limits(Some(dir), 1_000_000));
+        clean(&mut repl, game);
+        repl
+    };
+    let mut first = session(dir.path());
+    clean(&mut first, "grundy s[10]");
+    drop(first);
+    // The file rewritten by hand: a sound chunk of heaps 0..1000, then one of heaps 1000..2000
+    // whose checksum holds but whose value of heap 1500 is wrong.
+    let path = cache_file(dir.path());
+    let bytes = std::fs::read(&path).unwrap();
+    let mut g = subtraction_134(1999);
+    let header = bytes[..header_end(&bytes)].to_vec();
+    let sound = [header, chunk_bytes(0, &g[..1000])].concat();
+    g[1500] ^= 1;
+    std::fs::write(&path, [&sound[..], &chunk_bytes(1000, &g[1000..])].concat()).unwrap();
+
+    let mut second = session(dir.path());
+    let warned = answer(&mut second, "print [grundy(s[n]) for n in 1490..=1510]");
+    let plain = {
+        let mut repl = Backend::new(Limits::default());
+        clean(&mut repl, game);
+        values(&mut repl, "s", 1490, 1510)
+    };
+    assert_eq!(warned.output, plain);
+    let kept = resumed(&mut second, "s");
+    assert_eq!(kept, 1500);
+    let flat: Vec<&str> = warned
+        .errors
+        .split_whitespace()
+        .filter(|w| *w != "│")
+        .collect();
+    let flat = flat.join(" ");
+    let damage = "its values from heap 1500 on are damaged (it contradicts the period its values";
+    assert!(flat.contains(damage), "{flat}");
+    assert!(
+        flat.contains("the values of heaps 0..1500 are taken from it"),
+        "{flat}"
+    );
+    drop(second);
+    // The save cut the file before the contradicting chunk and wrote the values after it again.
+    let repaired = std::fs::read(&path).unwrap();
+    assert_eq!(repaired[..sound.len()], sound[..]);
+    let found = chunks(&repaired);
+    assert_eq!((found[1].0, found[1].1), (sound.len(), 1000));
+    let (at, _, count) = *found.last().unwrap();
+    assert_eq!(
+        at + 13 + count * repaired[at + 12] as usize + 4,
+        repaired.len()
+    );
+    let mut third = session(dir.path());
+    let again = answer(&mut third, "print [grundy(s[n]) for n in 0..=1999]");
+    assert_eq!(again.errors, "");
+    // The period answers the heaps after 1500: the file holds the values kept.
+    assert_eq!(header_count(&repaired), 1500);
+    assert_eq!(resumed(&mut third, "s"), 1500);
+    let brute: Vec<String> = subtraction_134(1999).iter().map(u32::to_string).collect();
+    assert_eq!(again.output, format!("[{}]\n", brute.join(", ")));
+}
+
+#[test]
+fn a_file_cut_below_the_known_end_is_checked_again_from_its_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let eager = || {
+        let mut cache = Cache::open(dir.path()).unwrap();
+        cache.save_every = Duration::ZERO;
+        Limits {
+            cache: Some(Arc::new(cache)),
+            ..Limits::default()
+        }
+    };
+    let limits = eager();
+    let mut sequence = HeapSequence::new(grundys_rules());
+    sequence.value(3000, &limits).unwrap();
+    sequence.save_to_cache(&limits);
+    let path = cache_file(dir.path());
+    let bytes = std::fs::read(&path).unwrap();
+    // Another run cuts the file to its header.
+    std::fs::write(&path, &bytes[..header_end(&bytes)]).unwrap();
+    sequence.value(6000, &limits).unwrap();
+    sequence.save_to_cache(&limits);
+    assert_eq!(limits.cache.unwrap().take_warnings(), vec![]);
+    let repaired = std::fs::read(&path).unwrap();
+    assert_eq!(header_count(&repaired) as usize, sequence.len());
+    let found = chunks(&repaired);
+    let (at, _, count) = *found.last().unwrap();
+    assert_eq!(
+        at + 13 + count * repaired[at + 12] as usize + 4,
+        repaired.len()
+    );
+    let reader_limits = eager();
+    let mut reader = HeapSequence::new(grundys_rules());
+    reader.value(0, &reader_limits).unwrap();
+    assert_eq!(reader_limits.cache.unwrap().take_warnings(), vec![]);
+    let expected = grundys_game(6000);
+    assert_eq!(reader.resumed(), sequence.len());
+    for n in 0..reader.resumed() as u64 {
+        assert_eq!(reader.get(n), Some(expected[n as usize]), "heap {n}");
+    }
+}

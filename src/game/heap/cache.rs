@@ -11,9 +11,11 @@
 //! values chunk by chunk into the sequence itself (no second copy), each chunk checked before its
 //! values are taken. A file that is not one, from another version or game, or whose header is
 //! damaged is ignored whole with a warning (and written again at the next save); a file whose
-//! tail is damaged (cut short by a crash, a flipped byte, chunks out of order, values that
-//! contradict the period they prove) keeps its sound prefix, with a warning, and the next save
-//! cuts the damaged tail and appends after the prefix. A bad chunk is never trusted.
+//! tail is damaged (cut short by a crash, a flipped byte, chunks out of order) keeps the chunks
+//! before it, with a warning, and the next save cuts the damaged tail and appends after them. A
+//! chunk whose checksum holds but whose value of heap `n` contradicts the values computed or the
+//! period the values before it prove keeps its values before `n` (each was checked as it was
+//! taken), and the next save cuts the file before that chunk and writes them again.
 //!
 //! Several runs may share a folder: a writer holds an exclusive lock on the file while it
 //! checks what others appended and appends after it, and a reader a shared one, so no reader
@@ -122,6 +124,8 @@ pub(super) struct Tracker {
     last_save_took: Duration,
     /// Where the part of the file known sound ends, in bytes (0: not known).
     end: u64,
+    /// The file holds a chunk at `end` found damaged: the next save cuts the file there.
+    damaged: bool,
     /// A save failed: this sequence does not try again in this cache.
     failed: bool,
 }
@@ -157,10 +161,11 @@ impl HeapSequence {
         match self.read_file(&path, &canonical_key(&self.rules), limits) {
             Ok(None) => {}
             Ok(Some(sound)) => {
-                tracker.saved = sound.count;
+                tracker.saved = sound.saved;
                 tracker.end = sound.end;
+                tracker.damaged = sound.damage.is_some();
                 if let Some(reason) = sound.damage {
-                    let kept = (sound.count > 0).then_some(sound.count);
+                    let kept = (sound.kept > 0).then_some(sound.kept);
                     cache.warn(&path, reason, true, kept);
                 }
             }
@@ -185,7 +190,7 @@ impl HeapSequence {
             return;
         }
         let len = self.len();
-        if tracker.failed || len <= tracker.saved {
+        if tracker.failed || (len <= tracker.saved && !tracker.damaged) {
             return;
         }
         let wait = cache
@@ -240,7 +245,8 @@ impl HeapSequence {
         let mut input = BufReader::with_capacity(1 << 20, &file);
         let header = read_header(&mut input, key, size)?;
         let mut sound = SoundPart {
-            count: 0,
+            kept: 0,
+            saved: 0,
             end: header,
             damage: None,
         };
@@ -256,36 +262,40 @@ impl HeapSequence {
                     bytes,
                 }) => (start, count, width, bytes),
                 Ok(Chunk::Damaged(why)) => {
-                    sound.damage = Some(damaged(sound.count, why));
+                    sound.damage = Some(damaged(sound.saved, why));
                     break;
                 }
                 Err(e) => {
-                    sound.damage = Some(damaged(sound.count, &e.to_string()));
+                    sound.damage = Some(damaged(sound.saved, &e.to_string()));
                     break;
                 }
             };
-            if start != sound.count as u64 {
-                sound.damage = Some(damaged(sound.count, "its chunks are out of order"));
+            if start != sound.saved as u64 {
+                sound.damage = Some(damaged(sound.saved, "its chunks are out of order"));
                 break;
             }
             let cap = limits.max_memory / width.max(self.values.width());
             for (i, cell) in buffer.chunks_exact(width).enumerate() {
-                let n = sound.count + i;
+                let n = sound.saved + i;
                 let v = cell_value(cell);
                 if n < self.len() {
                     if self.get(n as u64) != Some(v) {
                         sound.damage = Some(damaged(n, "it contradicts the values computed"));
+                        sound.kept = n;
                         return Ok(Some(sound));
                     }
                 } else if self.len() >= cap {
+                    sound.kept = n;
                     return Ok(Some(sound));
                 } else if !self.take_cached(v) {
                     let why = "it contradicts the period its values prove";
                     sound.damage = Some(damaged(n, why));
+                    sound.kept = n;
                     return Ok(Some(sound));
                 }
             }
-            sound.count += count;
+            sound.saved += count;
+            sound.kept = sound.saved;
             sound.end += bytes;
         }
         Ok(Some(sound))
@@ -293,8 +303,10 @@ impl HeapSequence {
 
     /// Appends the values the file at `path` does not hold, under an exclusive lock: after the
     /// part of the file this sequence knows sound, the chunks others appended since are checked
-    /// and kept, a damaged tail is cut, and only the values after them are written. A file
-    /// that is not this game's (or not a cache file) is written again from its header.
+    /// and kept, a damaged tail is cut, and only the values after them are written. A chunk this
+    /// sequence found damaged is cut with all after it; when the file is shorter than the part
+    /// known sound (another run cut it), it is checked again from its header. A file that is
+    /// not this game's (or not a cache file) is written again from its header.
     fn append_to_file(&mut self, path: &Path, key: &str) -> io::Result<()> {
         let mut file = OpenOptions::new()
             .read(true)
@@ -307,13 +319,22 @@ impl HeapSequence {
         let header = read_header(&mut BufReader::new(&file), key, size);
         let (mut end, mut count) = match header {
             Ok(header) => {
-                let known = (self.cache.end, self.cache.saved);
-                let mut found = sound_end(&mut file, known, size)?;
-                if found.0 < size && found == known && known.0 != header {
-                    // Nothing sound where this sequence left the file: it was written again.
-                    found = sound_end(&mut file, (header, 0), size)?;
+                let known = match self.cache.end {
+                    0 => (header, 0),
+                    end => (end, self.cache.saved),
+                };
+                if known.0 > size {
+                    sound_end(&mut file, (header, 0))?
+                } else if self.cache.damaged {
+                    known
+                } else {
+                    let mut found = sound_end(&mut file, known)?;
+                    if found.0 < size && found == known && known.0 != header {
+                        // Nothing sound where this sequence left the file: it was written again.
+                        found = sound_end(&mut file, (header, 0))?;
+                    }
+                    found
                 }
-                found
             }
             Err(_) => {
                 file.set_len(0)?;
@@ -321,8 +342,10 @@ impl HeapSequence {
                 (write_header(&mut file, key)?, 0)
             }
         };
-        if count < self.len() {
+        if end < size || count < self.len() {
             file.set_len(end)?;
+        }
+        if count < self.len() {
             file.seek(SeekFrom::Start(end))?;
             let mut out = BufWriter::with_capacity(1 << 20, &file);
             end +=
@@ -332,17 +355,15 @@ impl HeapSequence {
         }
         self.cache.saved = count;
         self.cache.end = end;
+        self.cache.damaged = false;
         Ok(())
     }
 }
 
-/// The end of the sound chunks of a file of `size` bytes that follow `from` (a byte offset and
+/// The end of the sound chunks of a file that follow `from` (a byte offset and
 /// the count of values before it), as the same pair.
-fn sound_end(file: &mut File, from: (u64, usize), size: u64) -> io::Result<(u64, usize)> {
+fn sound_end(file: &mut File, from: (u64, usize)) -> io::Result<(u64, usize)> {
     let (mut end, mut count) = from;
-    if end > size {
-        return Ok(from);
-    }
     file.seek(SeekFrom::Start(end))?;
     let mut input = BufReader::with_capacity(1 << 20, &*file);
     let mut buffer = Vec::new();
@@ -362,10 +383,12 @@ fn sound_end(file: &mut File, from: (u64, usize), size: u64) -> io::Result<(u64,
     Ok((end, count))
 }
 
-/// The sound part of a file as read: how many values, where it ends, and what ended it when it
-/// is not the end of the file.
+/// The sound part of a file as read: how many values were kept (checked against the values
+/// computed and the period), how many its sound chunks hold and where they end, and what ended
+/// it when it is not the end of the file.
 struct SoundPart {
-    count: usize,
+    kept: usize,
+    saved: usize,
     end: u64,
     damage: Option<String>,
 }
