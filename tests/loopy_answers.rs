@@ -3,6 +3,10 @@
 
 use std::collections::HashMap;
 
+#[path = "support/reach.rs"]
+mod reach;
+use reach::reachable;
+
 const GAMES: &str = "game bounce on n { if n > 0 { n -= 1 }; if n == 1 { n += 1 } }\n\
     game hop on (a, b) { if a > 0 { a -= 1 }; if b > 0 { b -= 1 }; if a == 1 { a += 1 } }\n\
     game back on n { for k in 1..=n { n -= k }; if n < 3 { n += 1 } }\n";
@@ -17,26 +21,7 @@ fn labels<S: Clone + Eq + std::hash::Hash>(
     starts: &[S],
     moves: impl Fn(&S) -> Vec<S>,
 ) -> HashMap<S, Label> {
-    let mut states: Vec<S> = starts.to_vec();
-    let mut seen: HashMap<S, usize> = HashMap::new();
-    for (i, s) in states.iter().enumerate() {
-        seen.entry(s.clone()).or_insert(i);
-    }
-    let mut options: Vec<Vec<usize>> = Vec::new();
-    let mut next = 0;
-    while next < states.len() {
-        let mut these = Vec::new();
-        for m in moves(&states[next]) {
-            let len = states.len();
-            let i = *seen.entry(m.clone()).or_insert(len);
-            if i == len {
-                states.push(m);
-            }
-            these.push(i);
-        }
-        options.push(these);
-        next += 1;
-    }
+    let (states, options) = reachable(starts, moves);
     // 0: unlabelled; 1: finite (value in `value`); 2: infinite.
     let mut kind = vec![0u8; states.len()];
     let mut value = vec![0u64; states.len()];

@@ -4,6 +4,10 @@
 
 use std::collections::HashMap;
 
+#[path = "support/reach.rs"]
+mod reach;
+use reach::reachable;
+
 use proptest::prelude::*;
 
 /// The misère outcome ('N', 'P' or 'D') of every sum reachable from `start`: a sum is N when it
@@ -13,22 +17,7 @@ fn misere_outcomes<S: Clone + Eq + std::hash::Hash>(
     start: S,
     moves: impl Fn(&S) -> Vec<S>,
 ) -> HashMap<S, char> {
-    let mut states = vec![start.clone()];
-    let mut seen: HashMap<S, usize> = HashMap::from([(start, 0)]);
-    let mut options: Vec<Vec<usize>> = Vec::new();
-    while options.len() < states.len() {
-        let here = states[options.len()].clone();
-        let mut these = Vec::new();
-        for m in moves(&here) {
-            let next = states.len();
-            let i = *seen.entry(m.clone()).or_insert(next);
-            if i == next {
-                states.push(m);
-            }
-            these.push(i);
-        }
-        options.push(these);
-    }
+    let (states, options) = reachable(&[start], moves);
     let mut label = vec!['?'; states.len()];
     loop {
         let mut changed = false;
