@@ -2,29 +2,19 @@
 //! with computations written here, and the peak memory of the process stays about a byte a
 //! value, as the kernel measured it (`wait4`).
 
-use std::process::{Command, Stdio};
+#[path = "support/measured.rs"]
+mod measured;
+#[path = "support/printed.rs"]
+mod printed;
 
-/// Runs the interpreter on `source` with `args`; returns its standard output and its peak
-/// resident memory in KiB.
-#[allow(clippy::zombie_processes)] // the child is reaped by `wait4`, which measures it
+use printed::sequence_values;
+
+/// Runs the interpreter on `source` with `args`, which must succeed; returns its standard
+/// output and its peak resident memory in KiB.
 fn run(args: &[&str], source: &str) -> (String, usize) {
-    let out = tempfile::NamedTempFile::new().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
-        .args(["-e", source])
-        .stdout(Stdio::from(out.reopen().unwrap()))
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let mut status = 0;
-    // SAFETY: an all-zero `rusage` is a valid value, and `wait4` writes one for our child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4 failed");
-    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
-    let stdout = std::fs::read_to_string(out.path()).unwrap();
-    (stdout, usage.ru_maxrss as usize)
+    let run = measured::run_measured(args, source);
+    assert_eq!(run.code, Some(0), "{source}: {}", run.stderr);
+    (run.stdout, run.peak_kib)
 }
 
 /// Grundy's game by the sparse space, written for it alone: values in bytes, the mask that
@@ -92,12 +82,7 @@ fn grundys_game_past_two_to_the_twenty_at_a_byte_a_value() {
     let (baseline, baseline_kib) = run(&[], "print 1");
     assert_eq!(baseline, "1\n");
     let g = &grundys_game_values()[..len];
-    let numbers: Vec<u8> = out
-        .lines()
-        .skip(1)
-        .flat_map(|line| line.split(':').nth(1).unwrap().split_whitespace())
-        .map(|v| v.parse().unwrap())
-        .collect();
+    let numbers: Vec<u8> = sequence_values(&out);
     assert_eq!(numbers, g[len - 64..], "{out}");
     // A byte a value, and 30 % more for the allocator and the tables.
     let bound = baseline_kib + ((len * 13 / 10) >> 10);

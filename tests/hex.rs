@@ -2,6 +2,9 @@
 //! every move, splits in three included), proved periods against that brute force on a long
 //! prefix, and codes whose digits are all at most 7 against the same `octal` code.
 
+#[path = "support/printed.rs"]
+mod printed;
+
 use grundy::game::{Limits, Method};
 use proptest::prelude::*;
 
@@ -43,33 +46,11 @@ fn brute(digits: &[u8], len: usize) -> Vec<u64> {
 /// The values of heaps `0..len` as `sequence` prints them.
 fn sequence(game_line: &str, len: usize) -> Vec<u64> {
     let out = run(&format!("{game_line}\nsequence g 0..{len}"));
-    out.lines()
-        .skip(1)
-        .flat_map(|l| {
-            l.split(':')
-                .nth(1)
-                .unwrap()
-                .split_whitespace()
-                .map(|v| v.parse::<u64>().unwrap())
-                .collect::<Vec<_>>()
-        })
-        .collect()
+    printed::sequence_values(&out)
 }
 
 fn hex_digit(d: u8) -> char {
     char::from_digit(d as u32, 16).unwrap().to_ascii_uppercase()
-}
-
-/// The numbers that follow `preperiod ` and `, period ` in a `period` answer.
-fn reported(out: &str) -> Option<(usize, usize)> {
-    let after = |word: &str| -> Option<usize> {
-        let rest = &out[out.find(word)? + word.len()..];
-        rest.split(|c: char| !c.is_ascii_digit())
-            .next()?
-            .parse()
-            .ok()
-    };
-    Some((after("preperiod ")?, after(", period ")?))
 }
 
 #[test]
@@ -93,7 +74,7 @@ fn a_proved_period_holds_far_beyond_the_proof() {
     let out = run("game g = hex 0.F\nperiod g\ngrundy g[10^18]\ngrundy g[10^18 + 1]");
     assert!(out.contains("proved: the periodicity theorem of Guy and Smith, carried to moves that leave three heaps"), "{out}");
     let g = brute(&[0, 15], 300);
-    let (n0, p) = reported(&out).unwrap();
+    let (n0, p) = printed::period_reported(&out).unwrap();
     assert!((n0..300 - p).all(|n| g[n + p] == g[n]), "{out}");
     let at = |n: u64| g[n0 + ((n - n0 as u64) % p as u64) as usize];
     let huge: Vec<String> = [10u64.pow(18), 10u64.pow(18) + 1]
@@ -149,7 +130,7 @@ proptest! {
         let limits = Limits { max_states: 180, ..Limits::default() };
         let out = run_with(&format!("{line}\nperiod g"), limits);
         if out.contains(", proved") {
-            let (n0, p) = reported(&out).unwrap();
+            let (n0, p) = printed::period_reported(&out).unwrap();
             prop_assert!((n0..200 - p).all(|n| g[n + p] == g[n]), "{}\n{}", line, out);
         }
     }

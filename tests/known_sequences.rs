@@ -1,13 +1,12 @@
 //! Grundy sequences against published values (OEIS A002186, A002187, A002188) and closed forms.
 
+#[path = "support/printed.rs"]
+mod printed;
+
 fn sequence(decls: &str, game: &str, last: usize) -> Vec<u64> {
     let source = format!("{decls}\nsequence {game} 0..={last}");
     let out = grundy::run_to_string("test", &source).unwrap_or_else(|e| panic!("{e}"));
-    out.lines()
-        .skip(1)
-        .flat_map(|line| line.split(':').nth(1).unwrap().split_whitespace())
-        .map(|v| v.parse().unwrap())
-        .collect()
+    printed::sequence_values(&out)
 }
 
 /// A002186: Kayles, octal .77.

@@ -3,6 +3,9 @@
 //! `period` claim of `octal CODE`; the AST walker (`interpret_only`, the plain method) is the
 //! oracle of the values. Also the spellings the issue names, and `:method` / `:time`.
 
+#[path = "support/printed.rs"]
+mod printed;
+
 use grundy::game::method::Proof;
 use grundy::game::{Limits, Method};
 use grundy::repl::{Backend, Reply};
@@ -30,18 +33,7 @@ fn printed(session: &mut Session, statement: &str) -> String {
 
 /// The values of heaps `0..=last`, read from `sequence`.
 fn values(session: &mut Session, game: &str, last: u64) -> Vec<u64> {
-    printed(session, &format!("sequence {game} 0..={last}"))
-        .lines()
-        .skip(1)
-        .flat_map(|l| {
-            l.split(':')
-                .nth(1)
-                .unwrap()
-                .split_whitespace()
-                .map(|v| v.parse::<u64>().unwrap())
-                .collect::<Vec<_>>()
-        })
-        .collect()
+    printed::sequence_values(&printed(session, &format!("sequence {game} 0..={last}")))
 }
 
 /// The claim of `period G`, without the game's name.

@@ -1,6 +1,9 @@
 //! `period` and huge heaps: least periods, looked for far enough, and arithmetic periods proved,
 //! each against a brute force written here (the plain mex over the moves) on a long prefix.
 
+#[path = "support/printed.rs"]
+mod printed;
+
 use grundy::game::Limits;
 use proptest::prelude::*;
 
@@ -65,18 +68,6 @@ fn least_period(g: &[u64]) -> Option<(usize, usize)> {
     Some((n0, p))
 }
 
-/// The numbers that follow `preperiod ` and `, period ` in a `period` answer.
-fn reported(out: &str) -> Option<(usize, usize)> {
-    let after = |word: &str| -> Option<usize> {
-        let rest = &out[out.find(word)? + word.len()..];
-        rest.split(|c: char| !c.is_ascii_digit())
-            .next()?
-            .parse()
-            .ok()
-    };
-    Some((after("preperiod ")?, after(", period ")?))
-}
-
 #[test]
 fn least_periods_of_subtraction_games() {
     // The values have period 76 from heap 0, which the theorem proves after 151 heaps.
@@ -132,12 +123,7 @@ fn lasker_is_proved_with_its_saltus() {
     );
     let g = lasker(600);
     let got = run("sequence lasker 0..=599");
-    let values: Vec<u64> = got
-        .lines()
-        .skip(1)
-        .flat_map(|line| line.split(':').nth(1).unwrap().split_whitespace())
-        .map(|v| v.parse().unwrap())
-        .collect();
+    let values: Vec<u64> = printed::sequence_values(&got);
     assert_eq!(values, g);
     // Winning Ways (ch. 4, Lasker's Nim): G(4k+1) = 4k+1, G(4k+2) = 4k+2, G(4k+3) = 4k+4,
     // G(4k+4) = 4k+3; it matches the brute force here, and `period` says it is proved.
@@ -228,7 +214,7 @@ fn games_that_take_any_or_split_are_proved_only_where_true() {
             }
             g.push(mex(&seen));
         }
-        let (n0, p) = reported(&out).unwrap();
+        let (n0, p) = printed::period_reported(&out).unwrap();
         let saltus = out
             .split("saltus ")
             .nth(1)
@@ -254,7 +240,7 @@ proptest! {
         let list = set.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
         let out = run(&format!("period sub({{{list}}})"));
         prop_assert!(out.contains("proved"), "{}", out);
-        let (n0, p) = reported(&out).unwrap();
+        let (n0, p) = printed::period_reported(&out).unwrap();
         let len = (4 * (n0 + p + set[set.len() - 1])).max(20_000);
         let g = subtraction(&set, len);
         prop_assert_eq!(least_period(&g), Some((n0, p)), "{}", out);
@@ -273,7 +259,7 @@ proptest! {
             let mut all = vec![0u8];
             all.extend(&digits);
             let g = octal(&all, 4096);
-            let (n0, p) = reported(&out).unwrap();
+            let (n0, p) = printed::period_reported(&out).unwrap();
             prop_assert_eq!(least_period(&g), Some((n0, p)), "{}", out);
         }
     }
@@ -286,7 +272,7 @@ fn periods_of_expressions_are_apparent_and_least() {
     let g = octal(&[0, 7, 7], 400);
     let out = run("game k = octal 0.77\nperiod grundy(k[n]) for n in 0..400");
     let (n0, p) = least_period(&g).unwrap();
-    assert_eq!(reported(&out), Some((n0, p)), "{out}");
+    assert_eq!(printed::period_reported(&out), Some((n0, p)), "{out}");
     assert!(
         out.contains("apparent, not proved: the values of an expression"),
         "{out}"

@@ -2,7 +2,8 @@
 //! and the peak memory of the process, as the kernel measured it (`wait4`), stays within the
 //! limit plus a small constant above the interpreter's own footprint.
 
-use std::process::{Command, Stdio};
+#[path = "support/measured.rs"]
+mod measured;
 
 /// The memory limit the runaways run under, in MiB.
 const LIMIT_MIB: usize = 64;
@@ -11,38 +12,9 @@ const LIMIT_MIB: usize = 64;
 /// and the buffers of one listing step, in KiB.
 const SLACK_KIB: usize = 8 << 10;
 
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-    /// The peak resident memory of the process, in KiB.
-    peak_kib: usize,
-}
-
 /// Runs the interpreter on `source` with `--max-memory`, and measures its peak memory.
-#[allow(clippy::zombie_processes)] // the child is reaped by `wait4`, which measures it
-fn run(source: &str) -> Run {
-    let out = tempfile::NamedTempFile::new().unwrap();
-    let err = tempfile::NamedTempFile::new().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(["--max-memory", &LIMIT_MIB.to_string(), "-e", source])
-        .stdout(Stdio::from(out.reopen().unwrap()))
-        .stderr(Stdio::from(err.reopen().unwrap()))
-        .spawn()
-        .unwrap();
-    let mut status = 0;
-    // SAFETY: an all-zero `rusage` is a valid value, and `wait4` writes one for our child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4 failed");
-    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-    Run {
-        code,
-        stdout: std::fs::read_to_string(out.path()).unwrap(),
-        stderr: std::fs::read_to_string(err.path()).unwrap(),
-        peak_kib: usage.ru_maxrss as usize,
-    }
+fn run(source: &str) -> measured::Run {
+    measured::run_measured(&["--max-memory", &LIMIT_MIB.to_string()], source)
 }
 
 /// Runs a runaway and checks that it ends with `code`'s diagnostic within the memory bound.
