@@ -4,7 +4,7 @@
 //! values are one contiguous read instead of one scattered read a heap.
 //!
 //! Only the first [`MARKED_PARTS`] of those rare heaps (and every one whose partners do not cover
-//! the whole block) mark their pairs' values, a byte store a pair. For the others only whether
+//! the whole block; all of them without AVX2) mark their pairs' values, a byte store a pair. For the others only whether
 //! they give a heap's [`CANDIDATES`] least common values not marked is found, 32 heaps a vector
 //! compare: the least common value missing is one of those few far more often than not, and a
 //! heap whose candidates are all found says so (its flags are exact only below a bound), so that
@@ -56,7 +56,12 @@ impl RareBlock {
         self.seen.iter_mut().for_each(|s| *s = [false; 256]);
         self.unmarked.clear();
         let (start_rare, end_rare) = rare_range(rare, start);
-        let marked = (end_rare - start_rare) * MARKED_PARTS.0 / MARKED_PARTS.1;
+        let count = end_rare - start_rare;
+        let marked = if vector_compares() {
+            count * MARKED_PARTS.0 / MARKED_PARTS.1
+        } else {
+            count
+        };
         for &(take, unequal) in splits {
             // A rare heap whose partners are all 64 heaps waits for a second one: the two are
             // marked in one pass.
@@ -214,6 +219,16 @@ fn mark_two(seen: &mut [[bool; 256]], (a, a_value): (&[u8], u8), (b, b_value): (
             row[(y >> (8 * k)) as u8 as usize] = true;
         }
     }
+}
+
+/// Whether [`find_candidates`] compares 32 partners at once; without, a store a pair is cheaper
+/// and every rare heap is marked.
+fn vector_compares() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        return true;
+    }
+    false
 }
 
 /// For each candidate `t` and heap `i` of the block, whether `g[p + i] ^ v == candidates[t][i]`
