@@ -2,42 +2,71 @@
 //! rare heap `r` at least [`BLOCK_HEAPS`] below the block, its partners in the heaps of the
 //! block are consecutive heaps, all known when the block starts, so each rare heap's partner
 //! values are one contiguous read instead of one scattered read a heap.
+//!
+//! Only the first [`MARKED_PARTS`] of those rare heaps (and every one whose partners do not cover
+//! the whole block; all of them without AVX2) mark their pairs' values, a byte store a pair. For the others only whether
+//! they give a heap's [`CANDIDATES`] least common values not marked is found, 32 heaps a vector
+//! compare: the least common value missing is one of those few far more often than not, and a
+//! heap whose candidates are all found says so (its flags are exact only below a bound), so that
+//! it is computed from every rare heap in turn.
 
-use super::values::RareHeap;
+use super::byte_scan::{self, ByteSet};
+use super::values::{BlockOptions, RareHeap};
 
 /// How many consecutive heaps share one pass over the rare heaps.
 pub(super) const BLOCK_HEAPS: usize = 64;
 
+/// The share of a block's rare heaps, as (numerator, denominator), whose pairs are marked.
+const MARKED_PARTS: (usize, usize) = (1, 2);
+
+/// How many of the least common values that a heap's marks leave missing are compared with the
+/// partners of the rare heaps not marked.
+pub(super) const CANDIDATES: usize = 16;
+
+/// For each candidate, the heaps of the block (one bit each) whose candidate is found.
+type FoundCandidates = [u64; CANDIDATES];
+
 /// For each heap of the block `start..start + BLOCK_HEAPS`, the option values found from the
-/// rare heaps `r` with `BLOCK_HEAPS <= r < start`, under `mask`.
+/// rare heaps `r` with `BLOCK_HEAPS <= r < start`, under `mask`: every common value below the
+/// heap's bound in `exact_below`, and some of the others.
 #[derive(Default)]
 pub(super) struct RareBlock {
     start: usize,
     mask: u32,
     filled: bool,
     seen: Vec<[bool; 256]>,
+    exact_below: Vec<u32>,
+    /// The rare heaps not marked: the first partner of each, and its value.
+    unmarked: Vec<(usize, u8)>,
 }
 
 impl RareBlock {
     /// Fills the block that starts at `start` (a multiple of [`BLOCK_HEAPS`]) from the values
-    /// `g` of the heaps below it, the rare heaps under `mask`, and the `(take, unequal)` of each
-    /// way to split.
+    /// `g` of the heaps below it, the rare heaps under `mask`, the `common` values, and the
+    /// `(take, unequal)` of each way to split.
     pub fn fill(
         &mut self,
         g: &[u8],
         rare: &[RareHeap],
         splits: &[(usize, bool)],
         start: usize,
-        mask: u32,
+        (mask, common): (u32, &ByteSet),
     ) {
         self.seen.resize(BLOCK_HEAPS, [false; 256]);
         self.seen.iter_mut().for_each(|s| *s = [false; 256]);
+        self.unmarked.clear();
         let (start_rare, end_rare) = rare_range(rare, start);
+        let count = end_rare - start_rare;
+        let marked = if vector_compares() {
+            count * MARKED_PARTS.0 / MARKED_PARTS.1
+        } else {
+            count
+        };
         for &(take, unequal) in splits {
             // A rare heap whose partners are all 64 heaps waits for a second one: the two are
             // marked in one pass.
             let mut waiting: Option<(&[u8], u8)> = None;
-            for r in &rare[start_rare..end_rare] {
+            for (k, r) in rare[start_rare..end_rare].iter().enumerate() {
                 let rv = r.value as u8;
                 // Heap `start + i` leaves `rest = start + i - take`; the pair `(r, rest - r)`
                 // needs `rest - r >= 1`, and `rest >= 2`.
@@ -52,6 +81,10 @@ impl RareBlock {
                 let equal = (2 * r.heap + take).wrapping_sub(start);
                 let skip = if unequal { equal } else { usize::MAX };
                 let partner = |i: usize| start + i - take - r.heap;
+                if first == 0 && skip >= BLOCK_HEAPS && k >= marked {
+                    self.unmarked.push((partner(0), rv));
+                    continue;
+                }
                 if first == 0 && skip >= BLOCK_HEAPS {
                     let partners = &g[partner(0)..partner(BLOCK_HEAPS)];
                     match waiting.take() {
@@ -73,16 +106,58 @@ impl RareBlock {
                 mark(&mut self.seen, partners, rv);
             }
         }
+        self.exact_below.clear();
+        self.exact_below.resize(BLOCK_HEAPS, 256);
+        if !self.unmarked.is_empty() {
+            self.find_candidates(g, common);
+        }
         self.start = start;
         self.mask = mask;
         self.filled = true;
     }
 
-    /// The option values of heap `n` from the block's rare heaps, when the block holding `n`
-    /// is filled under `mask`.
-    pub fn seen(&self, n: usize, mask: u32) -> Option<&[bool; 256]> {
+    /// Flags each heap's [`CANDIDATES`] least common values not marked that an unmarked rare
+    /// heap gives, and bounds the exact flags of the heaps with as many candidates.
+    fn find_candidates(&mut self, g: &[u8], common: &ByteSet) {
+        // Candidate `t` of heap `i` at `[t][i]`; a heap with fewer repeats its first (or 0),
+        // harmless as every value flagged is an option.
+        let mut candidates = [[0u8; BLOCK_HEAPS]; CANDIDATES];
+        for (i, (seen, exact_below)) in self.seen.iter().zip(&mut self.exact_below).enumerate() {
+            let found = byte_scan::set_of(seen);
+            let mut count = 0;
+            for w in 0..4 {
+                let mut free = common[w] & !found[w];
+                while free != 0 && count < CANDIDATES {
+                    candidates[count][i] = (64 * w) as u8 + free.trailing_zeros() as u8;
+                    free &= free - 1;
+                    count += 1;
+                }
+            }
+            let least = candidates[0][i];
+            for row in &mut candidates[count.max(1)..] {
+                row[i] = least;
+            }
+            if count == CANDIDATES {
+                *exact_below = u32::from(candidates[CANDIDATES - 1][i]) + 1;
+            }
+        }
+        let found = find_candidates(g, &self.unmarked, &candidates);
+        for (row, &heaps) in candidates.iter().zip(&found) {
+            let mut bits = heaps;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.seen[i][row[i] as usize] = true;
+            }
+        }
+    }
+
+    /// The option values of heap `n` from the block's rare heaps, and the bound below which
+    /// they hold every common value found, when the block holding `n` is filled under `mask`.
+    pub fn seen(&self, n: usize, mask: u32) -> Option<BlockOptions<'_>> {
         let i = n.checked_sub(self.start)?;
-        (self.filled && self.mask == mask && i < BLOCK_HEAPS).then(|| &self.seen[i])
+        (self.filled && self.mask == mask && i < BLOCK_HEAPS)
+            .then(|| (&self.seen[i], self.exact_below[i]))
     }
 
     /// The rare heaps a block starting at `start` does not count: those below
@@ -98,6 +173,8 @@ impl RareBlock {
 
     pub fn bytes(&self) -> usize {
         256 * self.seen.capacity()
+            + 4 * self.exact_below.capacity()
+            + std::mem::size_of::<(usize, u8)>() * self.unmarked.capacity()
     }
 }
 
@@ -144,9 +221,214 @@ fn mark_two(seen: &mut [[bool; 256]], (a, a_value): (&[u8], u8), (b, b_value): (
     }
 }
 
+/// Whether [`find_candidates`] compares 32 partners at once; without, a store a pair is cheaper
+/// and every rare heap is marked.
+fn vector_compares() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        return true;
+    }
+    false
+}
+
+/// For each candidate `t` and heap `i` of the block, whether `g[p + i] ^ v == candidates[t][i]`
+/// for some `(p, v)` of `unmarked`: bit `i` of word `t`.
+fn find_candidates(
+    g: &[u8],
+    unmarked: &[(usize, u8)],
+    candidates: &[[u8; BLOCK_HEAPS]; CANDIDATES],
+) -> FoundCandidates {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, checked just above.
+        return unsafe { find_candidates_avx2(g, unmarked, candidates) };
+    }
+    find_candidates_portable(g, unmarked, candidates)
+}
+
+fn find_candidates_portable(
+    g: &[u8],
+    unmarked: &[(usize, u8)],
+    candidates: &[[u8; BLOCK_HEAPS]; CANDIDATES],
+) -> FoundCandidates {
+    let mut found = [0u64; CANDIDATES];
+    for &(p, v) in unmarked {
+        for (i, &partner) in g[p..p + BLOCK_HEAPS].iter().enumerate() {
+            for (heaps, row) in found.iter_mut().zip(candidates) {
+                *heaps |= u64::from(partner ^ v == row[i]) << i;
+            }
+        }
+    }
+    found
+}
+
+/// How many candidates one pass of [`find_candidates_avx2`] compares, one register each.
+#[cfg(target_arch = "x86_64")]
+const PASS: usize = 8;
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn find_candidates_avx2(
+    g: &[u8],
+    unmarked: &[(usize, u8)],
+    candidates: &[[u8; BLOCK_HEAPS]; CANDIDATES],
+) -> FoundCandidates {
+    use std::arch::x86_64::*;
+    let mut found = [0u64; CANDIDATES];
+    for half in [0, 32] {
+        for pass in (0..CANDIDATES).step_by(PASS) {
+            let wanted: [__m256i; PASS] = std::array::from_fn(|k| {
+                // SAFETY: a row holds 64 bytes, and `half + 32 <= 64`.
+                unsafe { _mm256_loadu_si256(candidates[pass + k].as_ptr().add(half).cast()) }
+            });
+            let mut hits = [_mm256_setzero_si256(); PASS];
+            for &(p, v) in unmarked {
+                let partners = &g[p + half..p + half + 32];
+                // SAFETY: `partners` holds 32 bytes, read unaligned.
+                let x = unsafe { _mm256_loadu_si256(partners.as_ptr().cast()) };
+                let x = _mm256_xor_si256(x, _mm256_set1_epi8(v as i8));
+                for (hit, &w) in hits.iter_mut().zip(&wanted) {
+                    *hit = _mm256_or_si256(*hit, _mm256_cmpeq_epi8(x, w));
+                }
+            }
+            for (heaps, hit) in found[pass..pass + PASS].iter_mut().zip(hits) {
+                *heaps |= u64::from(_mm256_movemask_epi8(hit) as u32) << half;
+            }
+        }
+    }
+    found
+}
+
 /// The indices of the rare heaps `r` with `BLOCK_HEAPS <= r < start`.
 fn rare_range(rare: &[RareHeap], start: usize) -> (usize, usize) {
     let lo = rare.partition_point(|r| r.heap < BLOCK_HEAPS);
     let hi = rare.partition_point(|r| r.heap < start).max(lo);
     (lo, hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::values::{sparse_byte_value, ValueSet};
+    use super::*;
+
+    /// A pseudo-random stream (xorshift), values below `bound`.
+    fn stream(seed: u64) -> impl FnMut(u64) -> u64 {
+        let mut x = seed | 1;
+        move |bound| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % bound
+        }
+    }
+
+    #[test]
+    fn the_candidates_found_are_those_of_a_plain_loop() {
+        for (seed, top, count) in [
+            (1, 256, 0),
+            (2, 256, 1),
+            (3, 16, 7),
+            (4, 40, 100),
+            (5, 256, 333),
+        ] {
+            let mut next = stream(seed);
+            let g: Vec<u8> = (0..4000).map(|_| next(top) as u8).collect();
+            let unmarked: Vec<(usize, u8)> = (0..count)
+                .map(|_| (next(4000 - BLOCK_HEAPS as u64) as usize, next(256) as u8))
+                .collect();
+            let mut candidates = [[0u8; BLOCK_HEAPS]; CANDIDATES];
+            for row in &mut candidates {
+                row.iter_mut().for_each(|c| *c = next(top) as u8);
+            }
+            let mut expected = [0u64; CANDIDATES];
+            for (t, row) in candidates.iter().enumerate() {
+                for (i, &c) in row.iter().enumerate() {
+                    if unmarked.iter().any(|&(p, v)| g[p + i] ^ v == c) {
+                        expected[t] |= 1 << i;
+                    }
+                }
+            }
+            // The portable loop too, whatever the processor.
+            assert_eq!(
+                find_candidates(&g, &unmarked, &candidates),
+                expected,
+                "{seed}"
+            );
+            assert_eq!(
+                find_candidates_portable(&g, &unmarked, &candidates),
+                expected,
+                "{seed}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_block_flags_only_options_and_every_common_one_below_its_bound() {
+        // Random values, the rare heaps of a mask, splits with and without equal parts: each
+        // heap's flags against the pairs of the block's rare heaps, one by one.
+        for (seed, top, mask) in [(7, 64, 0x3e), (8, 256, 0xfe), (9, 24, 0x0f)] {
+            let mut next = stream(seed);
+            let start = 3 * 1024;
+            let g: Vec<u8> = (0..start + BLOCK_HEAPS).map(|_| next(top) as u8).collect();
+            let is_rare = |v: u8| (u32::from(v) & mask).count_ones() % 2 == 0;
+            let rare: Vec<RareHeap> = (1..start)
+                .filter(|&r| is_rare(g[r]) && next(4) == 0)
+                .map(|heap| RareHeap {
+                    heap,
+                    value: g[heap].into(),
+                })
+                .collect();
+            let mut common = [0u64; 4];
+            for v in 0..=255u8 {
+                common[v as usize / 64] |= u64::from(!is_rare(v)) << (v % 64);
+            }
+            for splits in [&[(0, true)][..], &[(1, false), (2, true)]] {
+                let mut block = RareBlock::default();
+                block.fill(&g, &rare, splits, start, (mask, &common));
+                let mut bounded = 0;
+                for i in 0..BLOCK_HEAPS {
+                    let (seen, exact_below) = block.seen(start + i, mask).expect("filled");
+                    let mut options = [false; 256];
+                    for &(take, unequal) in splits {
+                        let rest = start + i - take;
+                        for r in rare
+                            .iter()
+                            .filter(|r| r.heap >= BLOCK_HEAPS && r.heap < rest)
+                        {
+                            if !(unequal && 2 * r.heap == rest) {
+                                options[(r.value as u8 ^ g[rest - r.heap]) as usize] = true;
+                            }
+                        }
+                    }
+                    bounded += usize::from(exact_below < 256);
+                    // The value from the block, with its bound or with none, is the value from
+                    // every rare heap in turn.
+                    let n = start + i;
+                    let heap_splits: Vec<(usize, bool)> = splits
+                        .iter()
+                        .map(|&(take, unequal)| (n - take, unequal))
+                        .collect();
+                    let value = |block| {
+                        let options = ValueSet::default();
+                        sparse_byte_value(&g, &rare, &heap_splits, &options, &common, block)
+                    };
+                    let others = RareBlock::others(&rare, start);
+                    let alone = value(None);
+                    assert_eq!(
+                        value(Some(((seen, exact_below), others))),
+                        alone,
+                        "{seed} {i}"
+                    );
+                    assert_eq!(value(Some(((seen, 0), others))), alone, "{seed} {i}");
+                    for v in 0..256 {
+                        assert!(!seen[v] || options[v], "{seed} {i} {v}");
+                        if !is_rare(v as u8) && (v as u32) < exact_below {
+                            assert_eq!(seen[v], options[v], "{seed} {i} {v}");
+                        }
+                    }
+                }
+                assert!(bounded > 0, "{seed}: some heaps have a bound");
+            }
+        }
+    }
 }

@@ -6,7 +6,8 @@
 //! with two 16-byte tables (the "truffle" lookup of byte-set membership): for a value `v`,
 //! `table[v & 15]` holds one bit per high nibble `v >> 4` (values below 128 in one table, the
 //! others in the second), picked by a byte shuffle. Only the steps with a hit leave the vector
-//! loop; a value found leaves the set and the tables at once.
+//! loop; the hits of both vectors are one 64-bit word, the first two are taken without a branch,
+//! and a value found leaves the set and the tables at once.
 
 /// A set of values below 256, as bits: value `v` is bit `v % 64` of word `v / 64`.
 pub(super) type ByteSet = [u64; 4];
@@ -140,26 +141,48 @@ unsafe fn remove_pair_values_avx2(low: &[u8], high: &[u8], wanted: &mut ByteSet)
         let bit = _mm256_shuffle_epi8(bit_of, _mm256_and_si256(_mm256_srli_epi16(x, 4), seven));
         _mm256_cmpeq_epi8(_mm256_and_si256(row, bit), _mm256_setzero_si256())
     };
+    // The values of the step's 64 pairs, read back by index for its hits.
+    let mut step_values = [0u8; STEP];
     let mut start = 0;
     while start + STEP <= len {
-        let first = misses(values_at(start), below_128, from_128);
-        let second = misses(values_at(start + 32), below_128, from_128);
-        if _mm256_movemask_epi8(_mm256_and_si256(first, second)) != -1 {
-            for (offset, missed) in [(0, first), (32, second)] {
-                let mut hits = !(_mm256_movemask_epi8(missed) as u32);
-                while hits != 0 {
-                    let i = start + offset + hits.trailing_zeros() as usize;
-                    hits &= hits - 1;
-                    let v = low[i] ^ high[len - 1 - i];
-                    remove(wanted, v);
-                    let entry = _mm256_and_si256(
-                        _mm256_cmpeq_epi8(nibbles, _mm256_set1_epi8((v & 15) as i8)),
-                        _mm256_set1_epi8((1u8 << ((v >> 4) & 7)) as i8),
-                    );
-                    let low_half = _mm256_set1_epi8(-i8::from(v < 128));
-                    below_128 = _mm256_andnot_si256(_mm256_and_si256(entry, low_half), below_128);
-                    from_128 = _mm256_andnot_si256(_mm256_andnot_si256(low_half, entry), from_128);
-                }
+        let (first, second) = (values_at(start), values_at(start + 32));
+        let (first_missed, second_missed) = (
+            misses(first, below_128, from_128),
+            misses(second, below_128, from_128),
+        );
+        let missed = _mm256_movemask_epi8(_mm256_and_si256(first_missed, second_missed));
+        if missed != -1 {
+            // SAFETY: `step_values` holds 64 bytes, written unaligned.
+            unsafe {
+                _mm256_storeu_si256(step_values.as_mut_ptr().cast(), first);
+                _mm256_storeu_si256(step_values.as_mut_ptr().add(32).cast(), second);
+            }
+            // One bit a pair of the step, the hits of both vectors in one word.
+            let mut hits = !(u64::from(_mm256_movemask_epi8(first_missed) as u32)
+                | u64::from(_mm256_movemask_epi8(second_missed) as u32) << 32);
+            let mut take = |v: u8, below_128: &mut __m256i, from_128: &mut __m256i| {
+                remove(wanted, v);
+                let entry = _mm256_and_si256(
+                    _mm256_cmpeq_epi8(nibbles, _mm256_set1_epi8((v & 15) as i8)),
+                    _mm256_set1_epi8((1u8 << ((v >> 4) & 7)) as i8),
+                );
+                let low_half = _mm256_set1_epi8(-i8::from(v < 128));
+                *below_128 = _mm256_andnot_si256(_mm256_and_si256(entry, low_half), *below_128);
+                *from_128 = _mm256_andnot_si256(_mm256_andnot_si256(low_half, entry), *from_128);
+            };
+            // The first two hits without a branch: with one hit only, the second is pair 0 of
+            // the step, which is either that hit again or a value not wanted, and taking a
+            // value out twice, or a value not in the set, changes nothing.
+            let first_hit = step_values[hits.trailing_zeros() as usize];
+            hits &= hits - 1;
+            let second_hit = step_values[hits.trailing_zeros() as usize & 63];
+            hits &= hits.wrapping_sub(1);
+            take(first_hit, &mut below_128, &mut from_128);
+            take(second_hit, &mut below_128, &mut from_128);
+            while hits != 0 {
+                let v = step_values[hits.trailing_zeros() as usize];
+                hits &= hits - 1;
+                take(v, &mut below_128, &mut from_128);
             }
             if is_empty(wanted) {
                 return;
@@ -212,8 +235,12 @@ mod tests {
             let low = bytes(len, seed, top);
             let high = bytes(len, seed + 100, top);
             let values: Vec<u8> = (0..len).map(|i| low[i] ^ high[len - 1 - i]).collect();
-            for wanted_seed in 0..20u64 {
-                let picks = bytes(40, wanted_seed + 1000, 256);
+            // Forty values at random, and every value (many hits a step).
+            for wanted_seed in 0..21u64 {
+                let picks: Vec<u8> = match wanted_seed {
+                    20 => (0..=255).collect(),
+                    _ => bytes(40, wanted_seed + 1000, 256),
+                };
                 let mut wanted = set(picks.iter().copied());
                 // The portable path too, whatever the processor.
                 let mut portable = wanted;

@@ -511,8 +511,8 @@ impl HeapSequence {
             let n = g.len();
             let start = RareBlock::start_of(n);
             if n == start && start >= BLOCK_HEAPS && self.block.seen(n, self.mask).is_none() {
-                self.block
-                    .fill(g, &self.rare, &self.split_takes, start, self.mask);
+                let sparse = (self.mask, &self.common_bytes);
+                (self.block).fill(g, &self.rare, &self.split_takes, start, sparse);
             }
             let block = (self.block.seen(n, self.mask))
                 .map(|found| (found, RareBlock::others(&self.rare, start)));

@@ -331,23 +331,27 @@ pub(super) fn find_in_pairs<T: Cell>(
     missing
 }
 
+/// A heap's option values from the rare heaps of a [`super::block::RareBlock`], as flags, with
+/// the bound below which they hold every common one.
+pub(super) type BlockOptions<'a> = (&'a [bool; 256], u32);
+
 /// The value of a heap by the sparse space when every value so far is below 256, so that the
 /// sets of values are [`ByteSet`]s: `options` holds the one-heap options, `splits` the
 /// `(rest, unequal)` of each way to split, `common` the common values. `block`: the option values
-/// already found from the rare heaps of a [`super::block::RareBlock`], and the rare heaps it
-/// leaves out. `None` when every common value below 256 is an option (the general method then
-/// answers).
+/// already found from the rare heaps of a [`super::block::RareBlock`] with the bound below which
+/// they hold every common one, and the rare heaps it leaves out. `None` when every common value
+/// below 256 is an option (the general method then answers).
 pub(super) fn sparse_byte_value(
     g: &[u8],
     rare: &[RareHeap],
     splits: &[(usize, bool)],
     options: &ValueSet,
     common: &ByteSet,
-    block: Option<(&[bool; 256], [&[RareHeap]; 2])>,
+    block: Option<(BlockOptions, [&[RareHeap]; 2])>,
 ) -> Option<u32> {
-    let (mut seen, runs) = match block {
-        Some((found, others)) => (*found, others),
-        None => ([false; 256], [rare, &[][..]]),
+    let ((mut seen, exact_below), runs) = match block {
+        Some(((found, exact_below), others)) => ((*found, exact_below), others),
+        None => (([false; 256], 256), [rare, &[][..]]),
     };
     for &(rest, unequal) in splits {
         for run in runs {
@@ -377,6 +381,10 @@ pub(super) fn sparse_byte_value(
         wanted[w] = free & !common[w];
     }
     let common_mex = common_mex?;
+    if common_mex >= exact_below {
+        // Past the block's candidates: every rare heap, heap by heap.
+        return sparse_byte_value(g, rare, splits, options, common, None);
+    }
     for &(rest, unequal) in splits {
         if byte_scan::is_empty(&wanted) {
             break;
