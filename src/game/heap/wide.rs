@@ -132,8 +132,10 @@ impl WideBlock {
             row[..self.used].fill(0);
         }
         let (first, end) = block_rare_range(rare, start);
-        for r in &rare[first..end] {
-            for &(take, unequal) in takes {
+        let avx2 = has_avx2();
+        for &(take, unequal) in takes {
+            for r in &rare[first..end] {
+                let value = r.value as u16;
                 // Heap `start + i` leaves `start + i - take`, split as `(r, partner)`: the
                 // partner must be a heap (>= 1), and two equal parts are no move when `unequal`.
                 let lo = (r.heap + take + 1)
@@ -147,13 +149,20 @@ impl WideBlock {
                 } else {
                     usize::MAX
                 };
+                let partner = start - take - r.heap;
+                if lo == 0 && equal >= WIDE_BLOCK_HEAPS {
+                    // Every heap of the block pairs with `r`.
+                    let partners = &g[partner..partner + WIDE_BLOCK_HEAPS];
+                    mark(rows, partners, value, cap, avx2);
+                    continue;
+                }
                 for (lo, hi) in [
                     (lo, equal.clamp(lo, WIDE_BLOCK_HEAPS)),
                     (equal.saturating_add(1).max(lo), WIDE_BLOCK_HEAPS),
                 ] {
                     if lo < hi {
-                        let partners = &g[start + lo - take - r.heap..start + hi - take - r.heap];
-                        mark(&mut rows[lo..hi], partners, r.value as u16, cap);
+                        let partners = &g[partner + lo..partner + hi];
+                        mark(&mut rows[lo..hi], partners, value, cap, avx2);
                     }
                 }
             }
@@ -172,20 +181,34 @@ impl WideBlock {
 const MARKED_AT_ONCE: usize = 16;
 
 /// Sets flag `min(partners[i] ^ value, cap)` of `rows[i]` for each heap `i` of `rows`
-/// (`cap < ROW`); in AVX2 the flags of [`MARKED_AT_ONCE`] partners are computed at once.
-fn mark<const ROW: usize>(rows: &mut [[u8; ROW]], partners: &[u16], value: u16, cap: u16) {
+/// (`cap < ROW`); with `avx2` (the processor has it) the flags of [`MARKED_AT_ONCE`] partners
+/// are computed at once.
+fn mark<const ROW: usize>(
+    rows: &mut [[u8; ROW]],
+    partners: &[u16],
+    value: u16,
+    cap: u16,
+    avx2: bool,
+) {
     let whole = rows.len() / MARKED_AT_ONCE * MARKED_AT_ONCE;
     let (runs, rest) = rows.split_at_mut(whole);
     #[cfg(target_arch = "x86_64")]
-    if whole > 0 && std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2, checked just above.
+    if avx2 {
+        // SAFETY: the processor has AVX2 (the caller's word).
         unsafe { mark_avx2(runs, &partners[..whole], value, cap) };
-    } else {
-        mark_one_by_one(runs, &partners[..whole], value, cap);
+        mark_one_by_one(rest, &partners[whole..], value, cap);
+        return;
     }
+    let _ = avx2;
+    mark_one_by_one(rows, partners, value, cap);
+}
+
+/// Whether the processor has AVX2.
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("avx2");
     #[cfg(not(target_arch = "x86_64"))]
-    mark_one_by_one(runs, &partners[..whole], value, cap);
-    mark_one_by_one(rest, &partners[whole..], value, cap);
+    false
 }
 
 fn mark_one_by_one<const ROW: usize>(
