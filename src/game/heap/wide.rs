@@ -279,7 +279,7 @@ fn insert_flags(flags: &[u8], options: &mut ValueSet) {
 /// The flags of 64 values a word, as bits, in AVX2: 32 flags compared with zero at once.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn flag_words_avx2(flags: &[u8], words: &mut [u64]) {
+pub(super) unsafe fn flag_words_avx2(flags: &[u8], words: &mut [u64]) {
     use std::arch::x86_64::*;
     let zero = _mm256_setzero_si256();
     for (word, chunk) in words.iter_mut().zip(flags.chunks_exact(64)) {

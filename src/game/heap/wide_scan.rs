@@ -158,12 +158,20 @@ fn reverse_pairs() -> std::arch::x86_64::__m256i {
     )
 }
 
+/// The pairs [`remove_many_avx2`] marks before it looks at the values wanted again.
+#[cfg(target_arch = "x86_64")]
+const MARK_RUN: usize = 512;
+
+/// [`remove_many_avx2`] marks while more than this many values are missing.
+#[cfg(target_arch = "x86_64")]
+const MARK_UNTIL: usize = 8;
+
 /// Pairs one step of [`remove_many_avx2`] looks at.
 #[cfg(target_arch = "x86_64")]
 const STEP: usize = 32;
 
-/// Takes the values of the pairs `(low[i], high[len - 1 - i])` out of `wanted`, [`STEP`] pairs a
-/// step from the first on, while more than [`TABLE_UNTIL`] of the `missing` values are still missing;
+/// Takes the values of the pairs `(low[i], high[len - 1 - i])` out of `wanted`: runs of
+/// [`MARK_RUN`] at once while more than [`MARK_UNTIL`] are missing, then [`STEP`] pairs a step, while more than [`TABLE_UNTIL`] of the `missing` values are still missing;
 /// returns the pairs done and how many values are still missing.
 ///
 /// # Safety
@@ -178,6 +186,38 @@ unsafe fn remove_many_avx2(
 ) -> (usize, u32) {
     use std::arch::x86_64::*;
     let len = low.len();
+    let reverse = reverse_pairs();
+    // The values of the 16 pairs from pair `s` on.
+    let values_at = |s: usize| {
+        // SAFETY: `s + 16 <= len`, so both reads of 32 bytes are inside the slices, and the
+        // processor has AVX2 (this function runs only where it does).
+        unsafe {
+            xor_reversed_avx2(
+                low.as_ptr().add(s),
+                high.as_ptr().add(len - s - 16),
+                reverse,
+            )
+        }
+    };
+    // While many values are missing, most runs of pairs find some: each pair's value is marked
+    // (a store, no branch), and after each run of `MARK_RUN` the values marked leave `wanted`.
+    let mut seen = [0u8; SMALL_VALUES];
+    let mut s = 0;
+    while missing as usize > MARK_UNTIL && s + MARK_RUN <= len {
+        for s in (s..s + MARK_RUN).step_by(LANES) {
+            let mut values = [0u16; LANES];
+            // SAFETY: `values` holds 32 bytes, written unaligned.
+            unsafe { _mm256_storeu_si256(values.as_mut_ptr().cast(), values_at(s)) };
+            for &v in &values {
+                seen[usize::from(v) & (SMALL_VALUES - 1)] = 1;
+            }
+        }
+        let mut found = [0u64; SMALL_VALUES / 64];
+        // SAFETY: the processor has AVX2 (this function runs only where it does).
+        unsafe { super::wide::flag_words_avx2(&seen, &mut found) };
+        missing -= wanted.remove_words(&found);
+        s += MARK_RUN;
+    }
     let mut bytes = [0u8; 64];
     // A value from `SMALL_VALUES` on is no pair's: it stays wanted.
     for v in wanted.iter().take_while(|&v| (v as usize) < SMALL_VALUES) {
@@ -197,25 +237,12 @@ unsafe fn remove_many_avx2(
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
         12, 13, 14, 15,
     );
-    let (reverse, low_byte) = (reverse_pairs(), _mm256_set1_epi16(0xff));
+    let low_byte = _mm256_set1_epi16(0xff);
     let (seven, top, zero) = (
         _mm256_set1_epi8(7),
         _mm256_set1_epi8(-128),
         _mm256_setzero_si256(),
     );
-    // The values of the 16 pairs from pair `s` on.
-    let values_at = |s: usize| {
-        // SAFETY: `s + 16 <= len`, so both reads of 32 bytes are inside the slices, and the
-        // processor has AVX2 (this function runs only where it does).
-        unsafe {
-            xor_reversed_avx2(
-                low.as_ptr().add(s),
-                high.as_ptr().add(len - s - 16),
-                reverse,
-            )
-        }
-    };
-    let mut s = 0;
     while missing as usize > TABLE_UNTIL && s + STEP <= len {
         let (first, second) = (values_at(s), values_at(s + 16));
         // Byte `j` of each: pair `s + j` (the packing interleaves quarters; the permutation
