@@ -303,11 +303,11 @@ fn block_rare_range(rare: &[RareHeap], start: usize) -> (usize, usize) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// A fixed pseudo-random stream (xorshift).
-    fn stream(seed: u64) -> impl FnMut() -> u64 {
+    pub(in crate::game::heap) fn stream(seed: u64) -> impl FnMut() -> u64 {
         let mut x = seed;
         move || {
             x ^= x << 13;

@@ -295,18 +295,8 @@ unsafe fn remove_many_avx2(
 
 #[cfg(test)]
 mod tests {
+    use super::super::wide::tests::stream;
     use super::*;
-
-    /// A fixed pseudo-random stream (xorshift).
-    fn stream(seed: u64) -> impl FnMut() -> u64 {
-        let mut x = seed;
-        move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        }
-    }
 
     #[test]
     fn the_scan_finds_what_a_plain_loop_finds() {
