@@ -85,10 +85,15 @@ impl WideBlock {
         let start = n - n % WIDE_BLOCK_HEAPS;
         if n == start && start >= WIDE_BLOCK_HEAPS {
             self.filled = false;
-            match bound.max(512) {
-                512 => self.fill::<512>(g, rare, takes, start, mask, bound),
-                1024 => self.fill::<1024>(g, rare, takes, start, mask, bound),
-                WIDEST_ROW => self.fill::<WIDEST_ROW>(g, rare, takes, start, mask, bound),
+            // Rows of the first use lie end to end (rows 512 bytes apart would fall in a
+            // fifth of the L1 cache's sets).
+            match (bound.max(512), self.row_use) {
+                (room, FIRST_ROW_USE) if room <= WIDEST_ROW => {
+                    self.fill::<FIRST_ROW_USE>(g, rare, takes, start, mask, bound)
+                }
+                (512, _) => self.fill::<512>(g, rare, takes, start, mask, bound),
+                (1024, _) => self.fill::<1024>(g, rare, takes, start, mask, bound),
+                (WIDEST_ROW, _) => self.fill::<WIDEST_ROW>(g, rare, takes, start, mask, bound),
                 _ => {}
             }
         }
@@ -218,7 +223,7 @@ fn mark_one_by_one<const ROW: usize>(
     cap: u16,
 ) {
     for (row, &p) in rows.iter_mut().zip(partners) {
-        row[usize::from((p ^ value).min(cap)) & (ROW - 1)] = 1;
+        row[usize::from((p ^ value).min(cap))] = 1;
     }
 }
 
