@@ -17,8 +17,8 @@ pub(super) const WIDE_BLOCK_HEAPS: usize = 64;
 /// The widest row of a block: values below this many (a bound of 2048).
 const WIDEST_ROW: usize = 2048;
 
-/// The bytes of a row in use at first (a multiple of 64): 64 heaps take 20 KB. Officers' values
-/// to 2^22 are below 320.
+/// The bytes of a row in use at first (a multiple of 64): 64 heaps take 20 KB, their rows end
+/// to end. Officers' values to 2^22 are below 320.
 pub(super) const FIRST_ROW_USE: usize = 320;
 
 /// For each heap of the block `start..start + WIDE_BLOCK_HEAPS`, a flag for each option value
