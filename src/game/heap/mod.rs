@@ -33,6 +33,7 @@ mod cache_file;
 mod options;
 mod values;
 mod wide;
+mod wide_scan;
 mod window;
 
 /// A heap game whose moves are octal-style: for each [`Take`], remove `take` tokens and leave no
@@ -528,9 +529,11 @@ impl HeapSequence {
                 return value;
             }
         }
-        // Every common option value: the pairs with a rare part.
+        // Every common option value: the pairs with a rare part (those of two-byte values only
+        // below `exact_below`).
+        let mut exact_below = u32::MAX;
         if let CompactValues::Halves(g) = &self.values {
-            (self.wide).insert_rare_pairs(
+            exact_below = (self.wide).insert_rare_pairs(
                 g,
                 &self.rare,
                 splits,
@@ -540,40 +543,17 @@ impl HeapSequence {
                 &mut self.options,
             );
         } else {
-            for &(rest, unequal) in splits {
-                with_slice!(&self.values, g => values::insert_rare_pairs(g, &self.rare, rest, unequal, &mut self.options));
-            }
+            self.insert_rare_pairs(splits);
         }
-        // The least common value missing, and the rare values below it that are missing.
-        let mut common_mex = None;
-        let mut missing_rare = 0u32;
-        for (w, (&bits, &common)) in self
-            .options
-            .words()
-            .iter()
-            .zip(&self.common_bits)
-            .enumerate()
-        {
-            let free_common = common & !bits;
-            let below = if free_common != 0 {
-                let i = free_common.trailing_zeros();
-                common_mex = Some((w * 64) as u32 + i);
-                (1u64 << i) - 1
-            } else {
-                u64::MAX
-            };
-            let free_rare = !common & !bits & below;
-            missing_rare += free_rare.count_ones();
-            let mut rest = free_rare;
-            while rest != 0 {
-                self.wanted.insert((w * 64) as u32 + rest.trailing_zeros());
-                rest &= rest - 1;
-            }
-            if common_mex.is_some() {
-                break;
-            }
+        let mut found = self.common_mex_and_wanted();
+        if exact_below != u32::MAX && found.is_none_or(|(mex, _)| mex >= exact_below) {
+            // The block's rows were too short for this heap: its rare pairs one by one.
+            self.wanted.clear();
+            self.wide.lengthen_rows();
+            self.insert_rare_pairs(splits);
+            found = self.common_mex_and_wanted();
         }
-        let Some(common_mex) = common_mex else {
+        let Some((common_mex, mut missing_rare)) = found else {
             // Cannot happen (the options hold fewer values than there are common values), but
             // the plain method is always right.
             self.wanted.clear();
@@ -586,9 +566,14 @@ impl HeapSequence {
                 break;
             }
             missing_rare = match &self.values {
-                CompactValues::Halves(g) => {
-                    wide::find_in_wide_pairs(g, rest, unequal, &mut self.wanted, missing_rare)
-                }
+                CompactValues::Halves(g) => wide_scan::find_in_wide_pairs(
+                    g,
+                    rest,
+                    unequal,
+                    &mut self.wanted,
+                    missing_rare,
+                    self.bound,
+                ),
                 _ => {
                     with_slice!(&self.values, g => values::find_in_pairs(g, rest, unequal, &mut self.wanted, missing_rare))
                 }
@@ -597,6 +582,43 @@ impl HeapSequence {
         let value = self.wanted.min().unwrap_or(common_mex);
         self.wanted.clear();
         value
+    }
+
+    /// Inserts the values of the pairs with a rare part of each split, heap by heap.
+    fn insert_rare_pairs(&mut self, splits: &[(usize, bool)]) {
+        for &(rest, unequal) in splits {
+            with_slice!(&self.values, g => values::insert_rare_pairs(g, &self.rare, rest, unequal, &mut self.options));
+        }
+    }
+
+    /// The least common value not among the options, and how many rare values below it are not
+    /// (put into `wanted`); `None` when every common value is an option.
+    fn common_mex_and_wanted(&mut self) -> Option<(u32, u32)> {
+        let mut missing_rare = 0u32;
+        for (w, (&bits, &common)) in self
+            .options
+            .words()
+            .iter()
+            .zip(&self.common_bits)
+            .enumerate()
+        {
+            let free_common = common & !bits;
+            let below = match free_common {
+                0 => u64::MAX,
+                _ => (1u64 << free_common.trailing_zeros()) - 1,
+            };
+            let free_rare = !common & !bits & below;
+            missing_rare += free_rare.count_ones();
+            let mut rest = free_rare;
+            while rest != 0 {
+                self.wanted.insert((w * 64) as u32 + rest.trailing_zeros());
+                rest &= rest - 1;
+            }
+            if free_common != 0 {
+                return Some(((w * 64) as u32 + free_common.trailing_zeros(), missing_rare));
+            }
+        }
+        None
     }
 
     /// At sizes 64, 128, 256...: look for a certified period, and choose the sparse-space mask.

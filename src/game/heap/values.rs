@@ -187,6 +187,17 @@ impl ValueSet {
             .max(bits.len().min(self.words.len()).saturating_sub(1));
     }
 
+    /// Takes the values of `bits` out of the set (bit `i` of word `w`: value `64 w + i`);
+    /// returns how many of them were in it.
+    pub fn remove_words(&mut self, bits: &[u64]) -> u32 {
+        let mut removed = 0;
+        for (word, &b) in self.words.iter_mut().zip(bits) {
+            removed += (*word & b).count_ones();
+            *word &= !b;
+        }
+        removed
+    }
+
     /// The values in the set, ascending.
     pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.words.iter().enumerate().flat_map(|(w, &bits)| {

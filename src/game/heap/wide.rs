@@ -1,16 +1,15 @@
-//! The sparse space when values take two bytes (past 255: Officers' values, for one).
-//!
-//! - The pairs with a rare part of a block of [`WIDE_BLOCK_HEAPS`] consecutive heaps: a rare
-//!   heap `r` at least [`WIDE_BLOCK_HEAPS`] below the block pairs with consecutive heaps, all
-//!   known when the block starts, so each rare heap's partner values are one contiguous read for
-//!   the block, each setting a bit in its heap's set of option values.
-//! - The scan of the other pairs for the rare values still missing: one pair at a time while
-//!   many are missing; then 16 pairs at once, compared with each of the few values still wanted
-//!   (AVX2 when the processor has it, else a portable loop), only the pairs that hit looked at.
+//! The sparse space when values take two bytes (past 255: Officers' values, for one): the pairs
+//! with a rare part of a block of [`WIDE_BLOCK_HEAPS`] consecutive heaps. A rare heap `r` at
+//! least [`WIDE_BLOCK_HEAPS`] below the block pairs with consecutive heaps, all known when the
+//! block starts, so each rare heap's partner values are one contiguous read for the block, each
+//! setting a byte flag in its heap's row. Only the first bytes of a row are used (at first
+//! [`FIRST_ROW_USE`], so that the rows of a block stay in the L1 cache): a value past them marks
+//! the row's last byte, which is a trash slot, and the row is exact only below it. When a heap's
+//! least missing common value is not below it, the caller pairs that heap's rare heaps again
+//! one by one, and the rows of later blocks are made longer ([`WideBlock::lengthen_rows`]).
+//! The scan of the other pairs is in `wide_scan.rs`.
 
-#[cfg(target_arch = "x86_64")]
-use super::values::xor_reversed_avx2;
-use super::values::{last_pair, RareHeap, ValueSet};
+use super::values::{RareHeap, ValueSet};
 
 /// How many consecutive heaps share one pass over the rare heaps.
 pub(super) const WIDE_BLOCK_HEAPS: usize = 64;
@@ -18,23 +17,59 @@ pub(super) const WIDE_BLOCK_HEAPS: usize = 64;
 /// The widest row of a block: values below this many (a bound of 2048).
 const WIDEST_ROW: usize = 2048;
 
+/// The bytes of a row in use at first (a multiple of 64): 64 heaps take 20 KB, their rows end
+/// to end. Officers' values to 2^22 are below 320.
+pub(super) const FIRST_ROW_USE: usize = 320;
+
 /// For each heap of the block `start..start + WIDE_BLOCK_HEAPS`, a flag for each option value
-/// (`row` bytes a heap, values below `row`) of its pairs with a rare heap `r`,
-/// `WIDE_BLOCK_HEAPS <= r < start`, under `mask`.
-#[derive(Default)]
+/// (rows of `row` bytes, the first `used` in use) of its pairs with a rare heap `r`,
+/// `WIDE_BLOCK_HEAPS <= r < start`, under `mask`. When `used` is below the bound on the values,
+/// byte `used - 1` of a row stands for every value from `used - 1` on.
 pub(super) struct WideBlock {
     start: usize,
     mask: u32,
     filled: bool,
     row: usize,
+    used: usize,
+    capped: bool,
+    /// The bytes of a row the next blocks use (a multiple of 64).
+    row_use: usize,
     seen: Vec<u8>,
 }
 
+impl Default for WideBlock {
+    fn default() -> WideBlock {
+        WideBlock::with_row_use(FIRST_ROW_USE)
+    }
+}
+
 impl WideBlock {
+    /// A block whose rows use `row_use` bytes (a multiple of 64) at first.
+    pub fn with_row_use(row_use: usize) -> WideBlock {
+        WideBlock {
+            start: 0,
+            mask: 0,
+            filled: false,
+            row: 0,
+            used: 0,
+            capped: false,
+            row_use,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Makes the rows of the next blocks 64 bytes longer: a heap's least missing common value
+    /// was not below the exact part of its row.
+    pub fn lengthen_rows(&mut self) {
+        self.row_use = (self.row_use + 64).min(WIDEST_ROW);
+    }
+
     /// Inserts into `options` the values of the pairs `(r, rest - r)` of heap `n = g.len()`
     /// with a rare part `r`, for each `(rest, unequal)` of `splits`; `takes` are the
     /// `(take, unequal)` of each way to split, and every value so far is below `bound`. At the
     /// start of a block, fills the block first (when its rows are at most [`WIDEST_ROW`]).
+    /// Returns the value below which the values inserted are all of those pairs' values (the
+    /// values from it on may be missing), `u32::MAX` when all are inserted.
     #[allow(clippy::too_many_arguments)]
     pub fn insert_rare_pairs(
         &mut self,
@@ -45,21 +80,31 @@ impl WideBlock {
         mask: u32,
         bound: usize,
         options: &mut ValueSet,
-    ) {
+    ) -> u32 {
         let n = g.len();
         let start = n - n % WIDE_BLOCK_HEAPS;
         if n == start && start >= WIDE_BLOCK_HEAPS {
             self.filled = false;
-            match bound.max(512) {
-                512 => self.fill::<512>(g, rare, takes, start, mask),
-                1024 => self.fill::<1024>(g, rare, takes, start, mask),
-                WIDEST_ROW => self.fill::<WIDEST_ROW>(g, rare, takes, start, mask),
+            // Rows of the first use lie end to end (rows 512 bytes apart would fall in a
+            // fifth of the L1 cache's sets).
+            match (bound.max(512), self.row_use) {
+                (room, FIRST_ROW_USE) if room <= WIDEST_ROW => {
+                    self.fill::<FIRST_ROW_USE>(g, rare, takes, start, mask, bound)
+                }
+                (512, _) => self.fill::<512>(g, rare, takes, start, mask, bound),
+                (1024, _) => self.fill::<1024>(g, rare, takes, start, mask, bound),
+                (WIDEST_ROW, _) => self.fill::<WIDEST_ROW>(g, rare, takes, start, mask, bound),
                 _ => {}
             }
         }
+        let mut exact_below = u32::MAX;
         let runs = if self.filled && self.mask == mask && self.start == start {
-            let i = n - start;
-            insert_flags(&self.seen[i * self.row..(i + 1) * self.row], options);
+            let row = &mut self.seen[(n - start) * self.row..][..self.used];
+            if self.capped {
+                row[self.used - 1] = 0;
+                exact_below = (self.used - 1) as u32;
+            }
+            insert_flags(row, options);
             let (first, end) = block_rare_range(rare, start);
             [&rare[..first], &rare[end..]]
         } else {
@@ -70,6 +115,7 @@ impl WideBlock {
                 super::values::insert_rare_pairs(g, run, rest, unequal, options);
             }
         }
+        exact_below
     }
 
     fn fill<const ROW: usize>(
@@ -79,14 +125,22 @@ impl WideBlock {
         takes: &[(usize, bool)],
         start: usize,
         mask: u32,
+        bound: usize,
     ) {
         self.row = ROW;
-        self.seen.clear();
+        self.used = self.row_use.min(ROW);
+        self.capped = self.used < bound;
+        let cap = (self.used - 1) as u16;
         self.seen.resize(WIDE_BLOCK_HEAPS * ROW, 0);
         let (rows, _) = self.seen.as_chunks_mut::<ROW>();
+        for row in rows.iter_mut() {
+            row[..self.used].fill(0);
+        }
         let (first, end) = block_rare_range(rare, start);
-        for r in &rare[first..end] {
-            for &(take, unequal) in takes {
+        let avx2 = has_avx2();
+        for &(take, unequal) in takes {
+            for r in &rare[first..end] {
+                let value = r.value as u16;
                 // Heap `start + i` leaves `start + i - take`, split as `(r, partner)`: the
                 // partner must be a heap (>= 1), and two equal parts are no move when `unequal`.
                 let lo = (r.heap + take + 1)
@@ -100,16 +154,20 @@ impl WideBlock {
                 } else {
                     usize::MAX
                 };
-                let v = r.value as u16;
+                let partner = start - take - r.heap;
+                if lo == 0 && equal >= WIDE_BLOCK_HEAPS {
+                    // Every heap of the block pairs with `r`.
+                    let partners = &g[partner..partner + WIDE_BLOCK_HEAPS];
+                    mark(rows, partners, value, cap, avx2);
+                    continue;
+                }
                 for (lo, hi) in [
                     (lo, equal.clamp(lo, WIDE_BLOCK_HEAPS)),
                     (equal.saturating_add(1).max(lo), WIDE_BLOCK_HEAPS),
                 ] {
                     if lo < hi {
-                        let partners = &g[start + lo - take - r.heap..start + hi - take - r.heap];
-                        for (row, &p) in rows[lo..hi].iter_mut().zip(partners) {
-                            row[usize::from(v ^ p) & (ROW - 1)] = 1;
-                        }
+                        let partners = &g[partner + lo..partner + hi];
+                        mark(&mut rows[lo..hi], partners, value, cap, avx2);
                     }
                 }
             }
@@ -121,6 +179,88 @@ impl WideBlock {
 
     pub fn bytes(&self) -> usize {
         self.seen.capacity()
+    }
+}
+
+/// Heaps marked at once.
+const MARKED_AT_ONCE: usize = 16;
+
+/// Sets flag `min(partners[i] ^ value, cap)` of `rows[i]` for each heap `i` of `rows`
+/// (`cap < ROW`); with `avx2` (the processor has it) the flags of [`MARKED_AT_ONCE`] partners
+/// are computed at once.
+fn mark<const ROW: usize>(
+    rows: &mut [[u8; ROW]],
+    partners: &[u16],
+    value: u16,
+    cap: u16,
+    avx2: bool,
+) {
+    let whole = rows.len() / MARKED_AT_ONCE * MARKED_AT_ONCE;
+    let (runs, rest) = rows.split_at_mut(whole);
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: the processor has AVX2 (the caller's word).
+        unsafe { mark_avx2(runs, &partners[..whole], value, cap) };
+        mark_one_by_one(rest, &partners[whole..], value, cap);
+        return;
+    }
+    let _ = avx2;
+    mark_one_by_one(rows, partners, value, cap);
+}
+
+/// Whether the processor has AVX2.
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("avx2");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+fn mark_one_by_one<const ROW: usize>(
+    rows: &mut [[u8; ROW]],
+    partners: &[u16],
+    value: u16,
+    cap: u16,
+) {
+    for (row, &p) in rows.iter_mut().zip(partners) {
+        row[usize::from((p ^ value).min(cap))] = 1;
+    }
+}
+
+/// [`mark`] for whole runs of [`MARKED_AT_ONCE`] heaps: 16 partners xored and capped in one
+/// vector, plus the offset of each one's row in the run.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn mark_avx2<const ROW: usize>(
+    rows: &mut [[u8; ROW]],
+    partners: &[u16],
+    value: u16,
+    cap: u16,
+) {
+    use std::arch::x86_64::*;
+    const { assert!(MARKED_AT_ONCE * ROW <= 1 << 16) };
+    let offsets: [u16; MARKED_AT_ONCE] = std::array::from_fn(|k| (k * ROW) as u16);
+    // SAFETY: `offsets` holds 32 bytes, read unaligned.
+    let offsets = unsafe { _mm256_loadu_si256(offsets.as_ptr().cast()) };
+    let (value, cap) = (
+        _mm256_set1_epi16(value as i16),
+        _mm256_set1_epi16(cap as i16),
+    );
+    let (chunks, _) = partners.as_chunks::<MARKED_AT_ONCE>();
+    for (rows, chunk) in rows.chunks_exact_mut(MARKED_AT_ONCE).zip(chunks) {
+        let mut flags = [0u16; MARKED_AT_ONCE];
+        // SAFETY: the chunk and `flags` hold 32 bytes each, read and written unaligned.
+        unsafe {
+            let p = _mm256_loadu_si256(chunk.as_ptr().cast());
+            let f = _mm256_min_epu16(_mm256_xor_si256(p, value), cap);
+            _mm256_storeu_si256(flags.as_mut_ptr().cast(), _mm256_add_epi16(f, offsets));
+        }
+        let run = rows.as_mut_ptr().cast::<u8>();
+        for &f in &flags {
+            // SAFETY: flag `k` is `k * ROW` plus a value at most `cap < ROW`: inside the run of
+            // `MARKED_AT_ONCE` rows.
+            unsafe { *run.add(usize::from(f)) = 1 };
+        }
     }
 }
 
@@ -144,7 +284,7 @@ fn insert_flags(flags: &[u8], options: &mut ValueSet) {
 /// The flags of 64 values a word, as bits, in AVX2: 32 flags compared with zero at once.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn flag_words_avx2(flags: &[u8], words: &mut [u64]) {
+pub(super) unsafe fn flag_words_avx2(flags: &[u8], words: &mut [u64]) {
     use std::arch::x86_64::*;
     let zero = _mm256_setzero_si256();
     for (word, chunk) in words.iter_mut().zip(flags.chunks_exact(64)) {
@@ -167,125 +307,12 @@ fn block_rare_range(rare: &[RareHeap], start: usize) -> (usize, usize) {
     (first, rare.partition_point(|r| r.heap < start).max(first))
 }
 
-/// Pairs compared at once.
-const LANES: usize = 16;
-
-/// Up to how many values still wanted the pairs are compared with each of them at once.
-const FEW: usize = 24;
-
-/// Takes `g[a] ^ g[rest - a]` out of `wanted` for the pairs `a = 1, 2, ...` in turn, until the
-/// `missing` values of `wanted` are found; returns how many are still missing.
-pub(super) fn find_in_wide_pairs(
-    g: &[u16],
-    rest: usize,
-    unequal: bool,
-    wanted: &mut ValueSet,
-    missing: u32,
-) -> u32 {
-    let last = last_pair(rest, unequal);
-    let (low, high) = (&g[1..=last], &g[rest - last..rest]);
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2, checked just above.
-        return unsafe { find_avx2(low, high, wanted, missing) };
-    }
-    find_with(low, high, wanted, missing, lane_hits)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn find_avx2(low: &[u16], high: &[u16], wanted: &mut ValueSet, missing: u32) -> u32 {
-    // SAFETY: this function runs only where the processor has AVX2.
-    find_with(low, high, wanted, missing, |l, h, f| unsafe {
-        lane_hits_avx2(l, h, f)
-    })
-}
-
-/// The pairs `(low[i], high[len - 1 - i])` in turn; `hits_of` gives the pairs of a block of
-/// [`LANES`] whose value is one of a few (each repeated in [`LANES`] lanes), as bit `2 j` for
-/// pair `j`.
-#[inline(always)]
-fn find_with(
-    low: &[u16],
-    high: &[u16],
-    wanted: &mut ValueSet,
-    mut missing: u32,
-    hits_of: impl Fn(&[u16; LANES], &[u16; LANES], &[[u16; LANES]]) -> u32,
-) -> u32 {
-    let len = low.len();
-    let pair = |i: usize| u32::from(low[i] ^ high[len - 1 - i]);
-    let mut i = 0;
-    while i < len && missing as usize > FEW {
-        missing -= u32::from(wanted.remove(pair(i)));
-        i += 1;
-    }
-    let mut few = [[0u16; LANES]; FEW];
-    let mut count = 0;
-    for v in wanted.iter().take(FEW) {
-        few[count] = [v as u16; LANES];
-        count += 1;
-    }
-    while missing > 0 && i + LANES <= len {
-        let lows = low[i..i + LANES].try_into().expect("a block");
-        let highs = high[len - i - LANES..len - i].try_into().expect("a block");
-        let mut hits = hits_of(lows, highs, &few[..count]);
-        while hits != 0 {
-            let v = pair(i + hits.trailing_zeros() as usize / 2);
-            hits &= hits - 1;
-            if wanted.remove(v) {
-                missing -= 1;
-                if let Some(j) = few[..count].iter().position(|w| u32::from(w[0]) == v) {
-                    count -= 1;
-                    few.swap(j, count);
-                }
-            }
-        }
-        i += LANES;
-    }
-    while missing > 0 && i < len {
-        missing -= u32::from(wanted.remove(pair(i)));
-        i += 1;
-    }
-    missing
-}
-
-/// The pairs `lows[j] ^ highs[LANES - 1 - j]` whose value is one of `few`, as bit `2 j`.
-fn lane_hits(lows: &[u16; LANES], highs: &[u16; LANES], few: &[[u16; LANES]]) -> u32 {
-    let mut bits = 0u32;
-    for j in 0..LANES {
-        let v = lows[j] ^ highs[LANES - 1 - j];
-        bits |= u32::from(few.iter().any(|w| w[0] == v)) << (2 * j);
-    }
-    bits
-}
-
-/// [`lane_hits`] in AVX2: 16 pairs xored (the high values reversed by a shuffle of byte pairs)
-/// and compared with each value at once.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn lane_hits_avx2(lows: &[u16; LANES], highs: &[u16; LANES], few: &[[u16; LANES]]) -> u32 {
-    use std::arch::x86_64::*;
-    let reverse_pairs = _mm256_setr_epi8(
-        14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7,
-        4, 5, 2, 3, 0, 1,
-    );
-    // SAFETY: both arrays hold 32 bytes.
-    let xors = unsafe { xor_reversed_avx2(lows.as_ptr(), highs.as_ptr(), reverse_pairs) };
-    let mut hits = _mm256_setzero_si256();
-    for w in few {
-        // SAFETY: each value is repeated in 16 lanes, 32 bytes, read unaligned.
-        let w = unsafe { _mm256_loadu_si256(w.as_ptr().cast()) };
-        hits = _mm256_or_si256(hits, _mm256_cmpeq_epi16(xors, w));
-    }
-    _mm256_movemask_epi8(hits) as u32 & 0x5555_5555
-}
-
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// A fixed pseudo-random stream (xorshift).
-    fn stream(seed: u64) -> impl FnMut() -> u64 {
+    pub(in crate::game::heap) fn stream(seed: u64) -> impl FnMut() -> u64 {
         let mut x = seed;
         move || {
             x ^= x << 13;
@@ -298,7 +325,13 @@ mod tests {
     #[test]
     fn blocks_give_the_rare_pairs_heap_by_heap() {
         let mut next = stream(3);
-        for (top, bound) in [(512, 512), (1024, 1024), (2048, 2048), (300, 4096)] {
+        for (top, bound) in [
+            (512, 512),
+            (1024, 1024),
+            (2048, 2048),
+            (300, 4096),
+            (500, 512),
+        ] {
             let g: Vec<u16> = (0..1000).map(|_| (next() % top) as u16).collect();
             let rare: Vec<RareHeap> = (1..1000)
                 .filter(|_| next().is_multiple_of(9))
@@ -308,70 +341,54 @@ mod tests {
                 })
                 .collect();
             let takes = [(0, true), (1, false), (2, true)];
-            let mut block = WideBlock::default();
-            for n in 0..1000 {
-                let splits: Vec<(usize, bool)> = (takes.iter())
-                    .filter(|&&(take, _)| take + 2 <= n)
-                    .map(|&(take, unequal)| (n - take, unequal))
-                    .collect();
-                let mut by_block = ValueSet::default();
-                by_block.grow(2 * bound);
-                block.insert_rare_pairs(&g[..n], &rare, &splits, &takes, 1, bound, &mut by_block);
-                let mut by_heap = ValueSet::default();
-                by_heap.grow(2 * bound);
-                for &(rest, unequal) in &splits {
-                    super::super::values::insert_rare_pairs(&g, &rare, rest, unequal, &mut by_heap);
+            // Rows whole, rows of the first use, and rows so short that most values are cut.
+            for row_use in [WIDEST_ROW, FIRST_ROW_USE, 64] {
+                let mut block = WideBlock::with_row_use(row_use);
+                let mut cut = 0;
+                for n in 0..1000 {
+                    let splits: Vec<(usize, bool)> = (takes.iter())
+                        .filter(|&&(take, _)| take + 2 <= n)
+                        .map(|&(take, unequal)| (n - take, unequal))
+                        .collect();
+                    let mut by_block = ValueSet::default();
+                    by_block.grow(2 * bound);
+                    let exact_below = block.insert_rare_pairs(
+                        &g[..n],
+                        &rare,
+                        &splits,
+                        &takes,
+                        1,
+                        bound,
+                        &mut by_block,
+                    );
+                    let mut by_heap = ValueSet::default();
+                    by_heap.grow(2 * bound);
+                    for &(rest, unequal) in &splits {
+                        super::super::values::insert_rare_pairs(
+                            &g,
+                            &rare,
+                            rest,
+                            unequal,
+                            &mut by_heap,
+                        );
+                    }
+                    let found: Vec<u32> = by_block.iter().collect();
+                    let all: Vec<u32> = by_heap.iter().collect();
+                    assert!(found.iter().all(|v| all.contains(v)), "heap {n}");
+                    let below = |v: &&u32| **v < exact_below;
+                    assert_eq!(
+                        found.iter().filter(below).collect::<Vec<_>>(),
+                        all.iter().filter(below).collect::<Vec<_>>(),
+                        "heap {n}, rows of {row_use}"
+                    );
+                    cut += usize::from(found != all);
                 }
-                let found: Vec<u32> = by_block.iter().collect();
-                assert_eq!(found, by_heap.iter().collect::<Vec<_>>(), "heap {n}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_scan_finds_what_a_plain_loop_finds() {
-        let mut next = stream(7);
-        for round in 0..300 {
-            let len = 2 + (next() % 700) as usize;
-            let top = [3, 40, 600][round % 3];
-            let g: Vec<u16> = (0..len).map(|_| (next() % top) as u16).collect();
-            let rest = len - 1 - (next() % 3) as usize;
-            let unequal = round % 2 == 1;
-            let mut wanted = ValueSet::default();
-            wanted.grow(1024);
-            let count = 1 + (next() % 40) as u32;
-            for _ in 0..count {
-                wanted.insert((next() % 1024) as u32);
-            }
-            let before: Vec<u32> = wanted.iter().collect();
-            // The plain loop: every pair, in order.
-            let pairs: Vec<u32> = (1..=last_pair(rest, unequal))
-                .map(|a| u32::from(g[a] ^ g[rest - a]))
-                .collect();
-            let left: Vec<u32> = before
-                .iter()
-                .copied()
-                .filter(|v| !pairs.contains(v))
-                .collect();
-            for portable in [false, true] {
-                let mut set = ValueSet::default();
-                set.grow(1024);
-                before.iter().for_each(|&v| set.insert(v));
-                let missing = before.len() as u32;
-                let found = if portable {
-                    let last = last_pair(rest, unequal);
-                    find_with(
-                        &g[1..=last],
-                        &g[rest - last..rest],
-                        &mut set,
-                        missing,
-                        lane_hits,
-                    )
-                } else {
-                    find_in_wide_pairs(&g, rest, unequal, &mut set, missing)
-                };
-                assert_eq!(found as usize, left.len(), "round {round}");
-                assert_eq!(set.iter().collect::<Vec<_>>(), left, "round {round}");
+                // Rows shorter than the values cut some of them, and only then.
+                assert_eq!(
+                    cut > 0,
+                    bound <= WIDEST_ROW && row_use < bound,
+                    "{top} {row_use}"
+                );
             }
         }
     }
