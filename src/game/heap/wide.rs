@@ -3,7 +3,7 @@
 //! least [`WIDE_BLOCK_HEAPS`] below the block pairs with consecutive heaps, all known when the
 //! block starts, so each rare heap's partner values are one contiguous read for the block, each
 //! setting a byte flag in its heap's row. Only the first bytes of a row are used (at first
-//! [`FIRST_ROW_USE`], so that the rows of a block stay in the L1 cache): a value past them marks
+//! [`first_row_use`], so that the rows of a block stay in the L1 cache): a value past them marks
 //! the row's last byte, which is a trash slot, and the row is exact only below it. When a heap's
 //! least missing common value is not below it, the caller pairs that heap's rare heaps again
 //! one by one, and the rows of later blocks are made longer ([`WideBlock::lengthen_rows`]).
@@ -17,9 +17,25 @@ pub(super) const WIDE_BLOCK_HEAPS: usize = 64;
 /// The widest row of a block: values below this many (a bound of 2048).
 const WIDEST_ROW: usize = 2048;
 
-/// The bytes of a row in use at first (a multiple of 64): 64 heaps take 20 KB, their rows end
-/// to end. Officers' values to 2^22 are below 320.
-pub(super) const FIRST_ROW_USE: usize = 320;
+/// The bytes of a row in use at first: the least multiple of 64 above every value so far (the
+/// least missing value of a heap is rarely above them all), so that the rows of a block stay in
+/// the L1 cache (Officers' values to 2^22 are below 320: 64 rows of 320 bytes take 20 KB).
+fn first_row_use(g: &[u16]) -> usize {
+    let largest = usize::from(g.iter().copied().max().unwrap_or(0));
+    ((largest + 1).div_ceil(64) * 64).clamp(64, WIDEST_ROW)
+}
+
+/// Fills `$block` with rows of `$row` bytes, the const `ROW` of [`WideBlock::fill`]: a multiple
+/// of 64 from 64 to [`WIDEST_ROW`] (any other length leaves the block unfilled, and its heaps
+/// are paired heap by heap).
+macro_rules! fill_with_row {
+    ($block:expr, $row:expr, $args:tt, $($len:literal)*) => {
+        match $row {
+            $($len => $block.fill::<$len> $args,)*
+            _ => {}
+        }
+    };
+}
 
 /// For each heap of the block `start..start + WIDE_BLOCK_HEAPS`, a flag for each option value
 /// (rows of `row` bytes, the first `used` in use) of its pairs with a rare heap `r`,
@@ -32,19 +48,21 @@ pub(super) struct WideBlock {
     row: usize,
     used: usize,
     capped: bool,
-    /// The bytes of a row the next blocks use (a multiple of 64).
+    /// The bytes of a row the next blocks use (a multiple of 64); 0 before the first block,
+    /// which takes [`first_row_use`].
     row_use: usize,
     seen: Vec<u8>,
 }
 
 impl Default for WideBlock {
     fn default() -> WideBlock {
-        WideBlock::with_row_use(FIRST_ROW_USE)
+        WideBlock::with_row_use(0)
     }
 }
 
 impl WideBlock {
-    /// A block whose rows use `row_use` bytes (a multiple of 64) at first.
+    /// A block whose rows use `row_use` bytes (a multiple of 64, or 0 for [`first_row_use`]) at
+    /// first.
     pub fn with_row_use(row_use: usize) -> WideBlock {
         WideBlock {
             start: 0,
@@ -85,16 +103,18 @@ impl WideBlock {
         let start = n - n % WIDE_BLOCK_HEAPS;
         if n == start && start >= WIDE_BLOCK_HEAPS {
             self.filled = false;
-            // Rows of the first use lie end to end (rows 512 bytes apart would fall in a
-            // fifth of the L1 cache's sets).
-            match (bound.max(512), self.row_use) {
-                (room, FIRST_ROW_USE) if room <= WIDEST_ROW => {
-                    self.fill::<FIRST_ROW_USE>(g, rare, takes, start, mask, bound)
-                }
-                (512, _) => self.fill::<512>(g, rare, takes, start, mask, bound),
-                (1024, _) => self.fill::<1024>(g, rare, takes, start, mask, bound),
-                (WIDEST_ROW, _) => self.fill::<WIDEST_ROW>(g, rare, takes, start, mask, bound),
-                _ => {}
+            if self.row_use == 0 {
+                self.row_use = first_row_use(g);
+            }
+            // The rows lie end to end, `ROW` bytes each (rows 512 bytes apart, of which 320
+            // used, would fall in a fifth of the L1 cache's sets).
+            let room = bound.max(512);
+            if room <= WIDEST_ROW {
+                fill_with_row!(self, self.row_use.min(room),
+                    (g, rare, takes, start, mask, bound),
+                    64 128 192 256 320 384 448 512 576 640 704 768 832 896 960 1024
+                    1088 1152 1216 1280 1344 1408 1472 1536 1600 1664 1728 1792 1856 1920 1984
+                    2048);
             }
         }
         let mut exact_below = u32::MAX;
@@ -342,7 +362,7 @@ pub(super) mod tests {
                 .collect();
             let takes = [(0, true), (1, false), (2, true)];
             // Rows whole, rows of the first use, and rows so short that most values are cut.
-            for row_use in [WIDEST_ROW, FIRST_ROW_USE, 64] {
+            for row_use in [WIDEST_ROW, 320, 64] {
                 let mut block = WideBlock::with_row_use(row_use);
                 let mut cut = 0;
                 for n in 0..1000 {
