@@ -217,3 +217,28 @@ fn a_game_that_takes_any_amount_or_splits_with_no_proved_period_is_bounded_by_me
     assert!(refused.contains("at 4 bytes a value"), "{refused}");
     assert!(refused.contains("--max-memory 12"), "{refused}");
 }
+
+/// Grundy's game to the heap where its values first need two bytes, against tczajka's analyzer
+/// (`analyze grundy 7250050`, see BENCHMARKS.md): G(7250049) = 256, the first value of 256, and
+/// the sum of the values of heaps 0..=7250049 is 467,700,098. The values below are computed by
+/// the byte kernels, the last one by the two-byte path.
+#[test]
+fn grundys_game_widens_to_two_bytes_where_tczajkas_analyzer_finds_its_first_value_of_256() {
+    use grundy::game::heap::{HeapRules, HeapSequence, Take};
+    let mut grundys = HeapSequence::new(HeapRules {
+        takes: vec![Take {
+            take: 0,
+            none: false,
+            one: false,
+            two: true,
+            three: false,
+            unequal: true,
+        }],
+        ranges: vec![],
+    });
+    let last = 7_250_049;
+    let limits = grundy::game::Limits::default();
+    assert_eq!(grundys.value(last, &limits).unwrap(), 256);
+    assert_eq!(grundys.values().position(|v| v > 255), Some(last as usize));
+    assert_eq!(grundys.values().map(u64::from).sum::<u64>(), 467_700_098);
+}
