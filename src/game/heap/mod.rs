@@ -547,11 +547,12 @@ impl HeapSequence {
         }
         let mut found = self.common_mex_and_wanted();
         if exact_below != u32::MAX && found.is_none_or(|(mex, _)| mex >= exact_below) {
-            // The block's rows were too short for this heap: its rare pairs one by one.
+            // The block's rows were too short for this heap, or its candidates all found: its
+            // rare pairs one by one.
             self.wanted.clear();
-            self.wide.lengthen_rows();
             self.insert_rare_pairs(splits);
             found = self.common_mex_and_wanted();
+            self.wide.lengthen_rows_if_cut(found.map(|(mex, _)| mex));
         }
         let Some((common_mex, mut missing_rare)) = found else {
             // Cannot happen (the options hold fewer values than there are common values), but

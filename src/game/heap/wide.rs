@@ -7,12 +7,32 @@
 //! the row's last byte, which is a trash slot, and the row is exact only below it. When a heap's
 //! least missing common value is not below it, the caller pairs that heap's rare heaps again
 //! one by one, and the rows of later blocks are made longer ([`WideBlock::lengthen_rows`]).
-//! The scan of the other pairs is in `wide_scan.rs`.
+//!
+//! With AVX2 only the first [`MARKED_PARTS`] of the rare heaps that pair with the whole block
+//! mark their pairs; for the others only whether they give a heap's [`CANDIDATES`] least common
+//! values not marked is found, 16 heaps a vector compare. A heap whose candidates are all found
+//! has its row exact only below its last candidate, and is paired again one by one too. The
+//! rare values the unmarked rare heaps give are not flagged: the scan, over every pair, finds
+//! them. The scan of the other pairs is in `wide_scan.rs`.
 
 use super::values::{RareHeap, ValueSet};
 
 /// How many consecutive heaps share one pass over the rare heaps.
 pub(super) const WIDE_BLOCK_HEAPS: usize = 64;
+
+/// The share of a block's rare heaps, as (numerator, denominator), whose pairs are marked (with
+/// AVX2; without, all of them).
+const MARKED_PARTS: (usize, usize) = (1, 2);
+
+/// How many of the least common values that a heap's marks leave missing are compared with the
+/// partners of the rare heaps not marked.
+const CANDIDATES: usize = 16;
+
+/// For each candidate, the heaps of the block (one bit each) whose candidate is found.
+type FoundCandidates = [u64; CANDIDATES];
+
+/// Candidate `t` of heap `i` at `[t][i]`.
+type Candidates = [[u16; WIDE_BLOCK_HEAPS]; CANDIDATES];
 
 /// The widest row of a block: values below this many (a bound of 2048).
 const WIDEST_ROW: usize = 2048;
@@ -52,6 +72,11 @@ pub(super) struct WideBlock {
     /// which takes [`first_row_use`].
     row_use: usize,
     seen: Vec<u8>,
+    /// For each heap of the block, the value below which its row holds every common value of
+    /// its pairs (`u32::MAX`: every value).
+    exact_below: Vec<u32>,
+    /// The rare heaps not marked: the first partner of each, and its value.
+    unmarked: Vec<(usize, u16)>,
 }
 
 impl Default for WideBlock {
@@ -73,13 +98,24 @@ impl WideBlock {
             capped: false,
             row_use,
             seen: Vec::new(),
+            exact_below: Vec::new(),
+            unmarked: Vec::new(),
         }
     }
 
     /// Makes the rows of the next blocks 64 bytes longer: a heap's least missing common value
     /// was not below the exact part of its row.
-    pub fn lengthen_rows(&mut self) {
+    fn lengthen_rows(&mut self) {
         self.row_use = (self.row_use + 64).min(WIDEST_ROW);
+    }
+
+    /// After a heap of the block was paired again one by one: makes the rows of the next blocks
+    /// longer when its least missing common value (`None`: there is none) was not below the
+    /// exact part of its row.
+    pub fn lengthen_rows_if_cut(&mut self, common_mex: Option<u32>) {
+        if self.capped && common_mex.is_none_or(|mex| mex as usize >= self.used - 1) {
+            self.lengthen_rows();
+        }
     }
 
     /// Inserts into `options` the values of the pairs `(r, rest - r)` of heap `n = g.len()`
@@ -122,8 +158,8 @@ impl WideBlock {
             let row = &mut self.seen[(n - start) * self.row..][..self.used];
             if self.capped {
                 row[self.used - 1] = 0;
-                exact_below = (self.used - 1) as u32;
             }
+            exact_below = self.exact_below[n - start];
             insert_flags(row, options);
             let (first, end) = block_rare_range(rare, start);
             [&rare[..first], &rare[end..]]
@@ -158,8 +194,14 @@ impl WideBlock {
         }
         let (first, end) = block_rare_range(rare, start);
         let avx2 = has_avx2();
+        let marked = if avx2 {
+            (end - first) * MARKED_PARTS.0 / MARKED_PARTS.1
+        } else {
+            end - first
+        };
+        self.unmarked.clear();
         for &(take, unequal) in takes {
-            for r in &rare[first..end] {
+            for (k, r) in rare[first..end].iter().enumerate() {
                 let value = r.value as u16;
                 // Heap `start + i` leaves `start + i - take`, split as `(r, partner)`: the
                 // partner must be a heap (>= 1), and two equal parts are no move when `unequal`.
@@ -175,6 +217,10 @@ impl WideBlock {
                     usize::MAX
                 };
                 let partner = start - take - r.heap;
+                if lo == 0 && equal >= WIDE_BLOCK_HEAPS && k >= marked {
+                    self.unmarked.push((partner, value));
+                    continue;
+                }
                 if lo == 0 && equal >= WIDE_BLOCK_HEAPS {
                     // Every heap of the block pairs with `r`.
                     let partners = &g[partner..partner + WIDE_BLOCK_HEAPS];
@@ -192,13 +238,72 @@ impl WideBlock {
                 }
             }
         }
+        let cut = if self.capped { cap.into() } else { u32::MAX };
+        self.exact_below.clear();
+        self.exact_below.resize(WIDE_BLOCK_HEAPS, cut);
+        if !self.unmarked.is_empty() {
+            self.find_candidates(g, mask);
+        }
         self.start = start;
         self.mask = mask;
         self.filled = true;
     }
 
+    /// Flags each heap's [`CANDIDATES`] least common values (under `mask`) not marked that an
+    /// unmarked rare heap gives, and bounds the exact flags of the heaps with as many
+    /// candidates.
+    fn find_candidates(&mut self, g: &[u16], mask: u32) {
+        // The common values in the exact part of a row.
+        let limit = if self.capped {
+            self.used - 1
+        } else {
+            self.used
+        };
+        let mut common = [0u64; WIDEST_ROW / 64];
+        for v in 0..limit {
+            let is_common = (v as u32 & mask).count_ones() % 2 == 1;
+            common[v / 64] |= u64::from(is_common) << (v % 64);
+        }
+        // A heap with fewer candidates repeats its first (or 0), harmless as every value
+        // flagged is an option.
+        let mut candidates: Candidates = [[0; WIDE_BLOCK_HEAPS]; CANDIDATES];
+        for (i, exact_below) in self.exact_below.iter_mut().enumerate() {
+            let mut words = [0u64; WIDEST_ROW / 64];
+            let words = &mut words[..self.used / 64];
+            flag_words(&self.seen[i * self.row..][..self.used], words);
+            let mut count = 0;
+            for (w, (&found, &common)) in words.iter().zip(&common).enumerate() {
+                let mut free = common & !found;
+                while free != 0 && count < CANDIDATES {
+                    candidates[count][i] = (64 * w) as u16 + free.trailing_zeros() as u16;
+                    free &= free - 1;
+                    count += 1;
+                }
+            }
+            let least = candidates[0][i];
+            for row in &mut candidates[count.max(1)..] {
+                row[i] = least;
+            }
+            if count == CANDIDATES {
+                let last = u32::from(candidates[CANDIDATES - 1][i]) + 1;
+                *exact_below = (*exact_below).min(last);
+            }
+        }
+        let found = find_candidates(g, &self.unmarked, &candidates);
+        for (row, &heaps) in candidates.iter().zip(&found) {
+            let mut bits = heaps;
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.seen[i * self.row + usize::from(row[i])] = 1;
+            }
+        }
+    }
+
     pub fn bytes(&self) -> usize {
         self.seen.capacity()
+            + 4 * self.exact_below.capacity()
+            + std::mem::size_of::<(usize, u16)>() * self.unmarked.capacity()
     }
 }
 
@@ -288,17 +393,103 @@ unsafe fn mark_avx2<const ROW: usize>(
 fn insert_flags(flags: &[u8], options: &mut ValueSet) {
     let mut words = [0u64; WIDEST_ROW / 64];
     let words = &mut words[..flags.len() / 64];
+    flag_words(flags, words);
+    options.insert_words(words);
+}
+
+/// The flags of 64 values a word, as bits.
+fn flag_words(flags: &[u8], words: &mut [u64]) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the processor has AVX2, checked just above.
         unsafe { flag_words_avx2(flags, words) };
-        options.insert_words(words);
         return;
     }
     for (word, chunk) in words.iter_mut().zip(flags.chunks_exact(64)) {
         *word = (chunk.iter().enumerate()).fold(0, |bits, (j, &f)| bits | u64::from(f != 0) << j);
     }
-    options.insert_words(words);
+}
+
+/// For each candidate `t` and heap `i` of the block, whether `g[p + i] ^ v == candidates[t][i]`
+/// for some `(p, v)` of `unmarked`: bit `i` of word `t`.
+fn find_candidates(
+    g: &[u16],
+    unmarked: &[(usize, u16)],
+    candidates: &Candidates,
+) -> FoundCandidates {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, checked just above.
+        return unsafe { find_candidates_avx2(g, unmarked, candidates) };
+    }
+    find_candidates_portable(g, unmarked, candidates)
+}
+
+fn find_candidates_portable(
+    g: &[u16],
+    unmarked: &[(usize, u16)],
+    candidates: &Candidates,
+) -> FoundCandidates {
+    let mut found = [0u64; CANDIDATES];
+    for &(p, v) in unmarked {
+        for (i, &partner) in g[p..p + WIDE_BLOCK_HEAPS].iter().enumerate() {
+            for (heaps, row) in found.iter_mut().zip(candidates) {
+                *heaps |= u64::from(partner ^ v == row[i]) << i;
+            }
+        }
+    }
+    found
+}
+
+/// How many candidates one pass of [`find_candidates_avx2`] compares, one register each.
+#[cfg(target_arch = "x86_64")]
+const PASS: usize = 8;
+
+/// [`find_candidates`] by 16 heaps a vector: each unmarked rare heap's 16 partners xored with
+/// its value and compared with [`PASS`] candidates a pass.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn find_candidates_avx2(
+    g: &[u16],
+    unmarked: &[(usize, u16)],
+    candidates: &Candidates,
+) -> FoundCandidates {
+    use std::arch::x86_64::*;
+    let mut found = [0u64; CANDIDATES];
+    for quarter in (0..WIDE_BLOCK_HEAPS).step_by(MARKED_AT_ONCE) {
+        for pass in (0..CANDIDATES).step_by(PASS) {
+            let wanted: [__m256i; PASS] = std::array::from_fn(|k| {
+                // SAFETY: a row holds 64 values, and `quarter + 16 <= 64`.
+                unsafe { _mm256_loadu_si256(candidates[pass + k].as_ptr().add(quarter).cast()) }
+            });
+            let mut hits = [_mm256_setzero_si256(); PASS];
+            for &(p, v) in unmarked {
+                let partners = &g[p + quarter..p + quarter + MARKED_AT_ONCE];
+                // SAFETY: `partners` holds 32 bytes, read unaligned.
+                let x = unsafe { _mm256_loadu_si256(partners.as_ptr().cast()) };
+                let x = _mm256_xor_si256(x, _mm256_set1_epi16(v as i16));
+                for (hit, &w) in hits.iter_mut().zip(&wanted) {
+                    *hit = _mm256_or_si256(*hit, _mm256_cmpeq_epi16(x, w));
+                }
+            }
+            for (heaps, hit) in found[pass..pass + PASS].iter_mut().zip(hits) {
+                let lanes = even_bits(_mm256_movemask_epi8(hit) as u32);
+                *heaps |= u64::from(lanes) << quarter;
+            }
+        }
+    }
+    found
+}
+
+/// Bits 0, 2, 4, ... of `bits` (the byte mask of 16 two-byte lanes), packed.
+#[cfg(target_arch = "x86_64")]
+fn even_bits(bits: u32) -> u16 {
+    let mut x = bits & 0x5555_5555;
+    x = (x | x >> 1) & 0x3333_3333;
+    x = (x | x >> 2) & 0x0f0f_0f0f;
+    x = (x | x >> 4) & 0x00ff_00ff;
+    x = (x | x >> 8) & 0x0000_ffff;
+    x as u16
 }
 
 /// The flags of 64 values a word, as bits, in AVX2: 32 flags compared with zero at once.
@@ -351,6 +542,7 @@ pub(super) mod tests {
             (2048, 2048),
             (300, 4096),
             (500, 512),
+            (40, 512),
         ] {
             let g: Vec<u16> = (0..1000).map(|_| (next() % top) as u16).collect();
             let rare: Vec<RareHeap> = (1..1000)
@@ -364,7 +556,7 @@ pub(super) mod tests {
             // Rows whole, rows of the first use, and rows so short that most values are cut.
             for row_use in [WIDEST_ROW, 320, 64] {
                 let mut block = WideBlock::with_row_use(row_use);
-                let mut cut = 0;
+                let (mut cut, mut bounded) = (0, 0);
                 for n in 0..1000 {
                     let splits: Vec<(usize, bool)> = (takes.iter())
                         .filter(|&&(take, _)| take + 2 <= n)
@@ -395,21 +587,117 @@ pub(super) mod tests {
                     let found: Vec<u32> = by_block.iter().collect();
                     let all: Vec<u32> = by_heap.iter().collect();
                     assert!(found.iter().all(|v| all.contains(v)), "heap {n}");
-                    let below = |v: &&u32| **v < exact_below;
+                    // Under the mask 1 the odd values are the common ones: exact below the
+                    // bound; the rare ones may be missing (the scan finds them).
+                    let common = |v: &&u32| **v % 2 == 1;
+                    let below = |v: &&u32| **v < exact_below && common(v);
                     assert_eq!(
                         found.iter().filter(below).collect::<Vec<_>>(),
                         all.iter().filter(below).collect::<Vec<_>>(),
                         "heap {n}, rows of {row_use}"
                     );
-                    cut += usize::from(found != all);
+                    let differ = found.iter().filter(common).ne(all.iter().filter(common));
+                    cut += usize::from(differ);
+                    bounded += usize::from(exact_below != u32::MAX);
                 }
-                // Rows shorter than the values cut some of them, and only then.
-                assert_eq!(
-                    cut > 0,
-                    bound <= WIDEST_ROW && row_use < bound,
-                    "{top} {row_use}"
-                );
+                if bound > WIDEST_ROW {
+                    // No block: every pair heap by heap.
+                    assert_eq!((cut, bounded), (0, 0), "{top} {row_use}");
+                } else if row_use < bound || has_avx2() {
+                    // Rows shorter than the values, or candidates, bound some heaps.
+                    assert!(bounded > 0, "{top} {row_use}");
+                }
+                if bound <= WIDEST_ROW && row_use < bound && top > row_use as u64 {
+                    assert!(cut > 0, "{top} {row_use}");
+                }
             }
+        }
+    }
+
+    #[test]
+    fn the_candidates_found_are_those_of_a_plain_loop() {
+        for (seed, top, count) in [
+            (1, 512, 0),
+            (2, 320, 1),
+            (3, 16, 7),
+            (4, 40, 100),
+            (5, 2048, 333),
+        ] {
+            let mut next = stream(seed);
+            let g: Vec<u16> = (0..4000).map(|_| (next() % top) as u16).collect();
+            let unmarked: Vec<(usize, u16)> = (0..count)
+                .map(|_| {
+                    let p = next() as usize % (4000 - WIDE_BLOCK_HEAPS);
+                    (p, (next() % top) as u16)
+                })
+                .collect();
+            let mut candidates: Candidates = [[0; WIDE_BLOCK_HEAPS]; CANDIDATES];
+            for row in &mut candidates {
+                row.iter_mut().for_each(|c| *c = (next() % top) as u16);
+            }
+            let mut expected = [0u64; CANDIDATES];
+            for (t, row) in candidates.iter().enumerate() {
+                for (i, &c) in row.iter().enumerate() {
+                    if unmarked.iter().any(|&(p, v)| g[p + i] ^ v == c) {
+                        expected[t] |= 1 << i;
+                    }
+                }
+            }
+            // The portable loop too, whatever the processor.
+            let found = find_candidates(&g, &unmarked, &candidates);
+            assert_eq!(found, expected, "{seed}");
+            let found = find_candidates_portable(&g, &unmarked, &candidates);
+            assert_eq!(found, expected, "{seed}");
+        }
+    }
+
+    #[test]
+    fn a_heap_whose_candidates_are_all_found_is_bounded_below_its_least_missing_value() {
+        // The first half of the rare heaps (the marked ones, with AVX2) give only values from
+        // 256 on; the 480 others give almost every odd value below 64 to each heap of the block,
+        // so that most heaps' 16 candidates (odd values from 1 on) are all found and their least
+        // missing common value (odd, under the mask 1) is past them.
+        let mut next = stream(11);
+        let start = 1024;
+        let g: Vec<u16> = (0..start + WIDE_BLOCK_HEAPS)
+            .map(|_| (next() % 64) as u16)
+            .collect();
+        let heaps: Vec<usize> = (WIDE_BLOCK_HEAPS..start).collect();
+        let rare: Vec<RareHeap> = (heaps.iter().enumerate())
+            .map(|(k, &heap)| RareHeap {
+                heap,
+                value: if k < heaps.len() / 2 {
+                    256
+                } else {
+                    (next() % 64) as u32
+                },
+            })
+            .collect();
+        let takes = [(0, false)];
+        let mut block = WideBlock::with_row_use(512);
+        let mut fallbacks = 0;
+        for n in start..start + WIDE_BLOCK_HEAPS {
+            let splits = [(n, false)];
+            let mut by_block = ValueSet::default();
+            by_block.grow(1024);
+            let exact_below =
+                block.insert_rare_pairs(&g[..n], &rare, &splits, &takes, 1, 512, &mut by_block);
+            let mut by_heap = ValueSet::default();
+            by_heap.grow(1024);
+            super::super::values::insert_rare_pairs(&g, &rare, n, false, &mut by_heap);
+            let common_mex = |set: &ValueSet| (1..).step_by(2).find(|&v| !set.contains(v));
+            let (mex, true_mex) = (common_mex(&by_block), common_mex(&by_heap));
+            // Below the bound the block is right; a heap whose least missing value is not below
+            // it is paired again one by one.
+            if mex < Some(exact_below) {
+                assert_eq!(mex, true_mex, "{n}");
+            } else {
+                assert!(true_mex >= Some(exact_below), "{n}");
+                fallbacks += 1;
+            }
+        }
+        if has_avx2() {
+            assert!(fallbacks > WIDE_BLOCK_HEAPS / 2, "{fallbacks}");
         }
     }
 }
