@@ -289,6 +289,12 @@ fn two_byte_values_match_the_plain_method() {
         .map(|n| seq.value(n, &Limits::default()).unwrap())
         .collect();
     assert_eq!(values, expected);
+    let largest = *expected.iter().max().unwrap() as usize;
+    assert!(
+        seq.wide.row_use() > largest,
+        "{} {largest}",
+        seq.wide.row_use()
+    );
     // Small values kept in two bytes from the start: splits after taking 0, 1 or 2, equal
     // parts allowed or not.
     for &(digits, unequal) in SPLIT_CODES.iter().chain(&[(&[0, 4, 5, 6][..], false)]) {

@@ -109,12 +109,26 @@ impl WideBlock {
         self.row_use = (self.row_use + 64).min(WIDEST_ROW);
     }
 
-    /// After a heap of the block was paired again one by one: makes the rows of the next blocks
-    /// longer when its least missing common value (`None`: there is none) was not below the
-    /// exact part of its row.
+    /// The bytes of a row the next blocks use.
+    #[cfg(test)]
+    pub fn row_use(&self) -> usize {
+        self.row_use
+    }
+
+    /// After a heap of the block was paired again one by one: when its least missing common
+    /// value (`None`: there is none) was not below the exact part of its row, makes the rows of
+    /// the next blocks long enough to hold it exactly (64 bytes longer when there is none).
     pub fn lengthen_rows_if_cut(&mut self, common_mex: Option<u32>) {
-        if self.capped && common_mex.is_none_or(|mex| mex as usize >= self.used - 1) {
-            self.lengthen_rows();
+        if !self.capped {
+            return;
+        }
+        match common_mex {
+            Some(mex) if (mex as usize) < self.used - 1 => {}
+            Some(mex) => {
+                let holding = (mex as usize + 2).div_ceil(64) * 64;
+                self.row_use = self.row_use.max(holding).min(WIDEST_ROW);
+            }
+            None => self.lengthen_rows(),
         }
     }
 
@@ -216,14 +230,15 @@ impl WideBlock {
                 } else {
                     usize::MAX
                 };
-                let partner = start - take - r.heap;
+                // The partner of heap `start + i`, for `i >= lo` (so that it is a heap).
+                let partner = |i: usize| start + i - take - r.heap;
                 if lo == 0 && equal >= WIDE_BLOCK_HEAPS && k >= marked {
-                    self.unmarked.push((partner, value));
+                    self.unmarked.push((partner(0), value));
                     continue;
                 }
                 if lo == 0 && equal >= WIDE_BLOCK_HEAPS {
                     // Every heap of the block pairs with `r`.
-                    let partners = &g[partner..partner + WIDE_BLOCK_HEAPS];
+                    let partners = &g[partner(0)..partner(WIDE_BLOCK_HEAPS)];
                     mark(rows, partners, value, cap, avx2);
                     continue;
                 }
@@ -232,7 +247,7 @@ impl WideBlock {
                     (equal.saturating_add(1).max(lo), WIDE_BLOCK_HEAPS),
                 ] {
                     if lo < hi {
-                        let partners = &g[partner + lo..partner + hi];
+                        let partners = &g[partner(lo)..partner(hi)];
                         mark(&mut rows[lo..hi], partners, value, cap, avx2);
                     }
                 }
