@@ -3,14 +3,18 @@
 //! truncated, of another game or of another version are ignored with a warning; equal games
 //! share a file and different ones do not; writers at the same time never leave a broken file.
 
+#[path = "support/grundys_rules.rs"]
+mod grundys_rules;
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use grundy::game::heap::{Cache, HeapRules, HeapSequence, Take};
+use grundy::game::heap::{Cache, HeapSequence};
 use grundy::game::Limits;
 use grundy::repl::{Answer, Backend, Reply};
+use grundys_rules::grundys_rules;
 
 fn limits(cache: Option<&Path>, max_states: usize) -> Limits {
     Limits {
@@ -342,21 +346,6 @@ fn equal_games_share_a_file_and_a_changed_rule_does_not() {
     clean(&mut again, "grundy e[100]");
     assert_eq!(resumed(&mut again, "e"), 0);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
-}
-
-/// Grundy's game as heap rules: split a heap into two unequal heaps.
-fn grundys_rules() -> HeapRules {
-    HeapRules {
-        takes: vec![Take {
-            take: 0,
-            none: false,
-            one: false,
-            two: true,
-            three: false,
-            unequal: true,
-        }],
-        ranges: vec![],
-    }
 }
 
 #[test]

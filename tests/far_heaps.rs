@@ -2,6 +2,8 @@
 //! with computations written here, and the peak memory of the process stays about a byte a
 //! value, as the kernel measured it (`wait4`).
 
+#[path = "support/grundys_rules.rs"]
+mod grundys_rules;
 #[path = "support/measured.rs"]
 mod measured;
 #[path = "support/printed.rs"]
@@ -224,18 +226,7 @@ fn a_game_that_takes_any_amount_or_splits_with_no_proved_period_is_bounded_by_me
 /// the byte kernels, the last one by the two-byte path.
 #[test]
 fn grundys_game_widens_to_two_bytes_where_tczajkas_analyzer_finds_its_first_value_of_256() {
-    use grundy::game::heap::{HeapRules, HeapSequence, Take};
-    let mut grundys = HeapSequence::new(HeapRules {
-        takes: vec![Take {
-            take: 0,
-            none: false,
-            one: false,
-            two: true,
-            three: false,
-            unequal: true,
-        }],
-        ranges: vec![],
-    });
+    let mut grundys = grundy::game::heap::HeapSequence::new(grundys_rules::grundys_rules());
     let last = 7_250_049;
     let limits = grundy::game::Limits::default();
     assert_eq!(grundys.value(last, &limits).unwrap(), 256);

@@ -80,6 +80,23 @@ fn remove_pair_values_portable(low: &[u8], high: &[u8], wanted: &mut ByteSet) {
     }
 }
 
+/// The constant vectors of the byte-set lookup: `1 << k` at byte `k % 8` (the bit of a value's
+/// bits 4 to 6, picked by a byte shuffle), and the 16 low nibbles in each half of 16 bytes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(super) fn lookup_constants() -> (std::arch::x86_64::__m256i, std::arch::x86_64::__m256i) {
+    use std::arch::x86_64::*;
+    let bit_of = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128,
+        1, 2, 4, 8, 16, 32, 64, -128,
+    );
+    let nibbles = _mm256_setr_epi8(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+        12, 13, 14, 15,
+    );
+    (bit_of, nibbles)
+}
+
 /// How many pairs one step of [`remove_pair_values_avx2`] looks at: two vectors of 32.
 #[cfg(target_arch = "x86_64")]
 const STEP: usize = 64;
@@ -110,14 +127,7 @@ unsafe fn remove_pair_values_avx2(low: &[u8], high: &[u8], wanted: &mut ByteSet)
         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
         5, 4, 3, 2, 1, 0,
     );
-    let bit_of = _mm256_setr_epi8(
-        1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128,
-        1, 2, 4, 8, 16, 32, 64, -128,
-    );
-    let nibbles = _mm256_setr_epi8(
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-        12, 13, 14, 15,
-    );
+    let (bit_of, nibbles) = lookup_constants();
     let seven = _mm256_set1_epi8(7);
     let top = _mm256_set1_epi8(-128);
     // The values of the 32 pairs from pair `s` on.

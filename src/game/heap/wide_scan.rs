@@ -229,14 +229,7 @@ unsafe fn remove_many_avx2(
         _mm256_broadcastsi128_si256(_mm_loadu_si128(bytes.as_ptr().add(16 * k).cast()))
     };
     let mut tables = [table(0), table(1), table(2), table(3)];
-    let bit_of = _mm256_setr_epi8(
-        1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128,
-        1, 2, 4, 8, 16, 32, 64, -128,
-    );
-    let nibbles = _mm256_setr_epi8(
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-        12, 13, 14, 15,
-    );
+    let (bit_of, nibbles) = super::byte_scan::lookup_constants();
     let low_byte = _mm256_set1_epi16(0xff);
     let (seven, top, zero) = (
         _mm256_set1_epi8(7),
