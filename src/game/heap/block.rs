@@ -17,14 +17,14 @@ use super::values::{BlockOptions, RareHeap};
 pub(super) const BLOCK_HEAPS: usize = 64;
 
 /// The share of a block's rare heaps, as (numerator, denominator), whose pairs are marked.
-const MARKED_PARTS: (usize, usize) = (1, 2);
+pub(super) const MARKED_PARTS: (usize, usize) = (1, 2);
 
 /// How many of the least common values that a heap's marks leave missing are compared with the
 /// partners of the rare heaps not marked.
 pub(super) const CANDIDATES: usize = 16;
 
 /// For each candidate, the heaps of the block (one bit each) whose candidate is found.
-type FoundCandidates = [u64; CANDIDATES];
+pub(super) type FoundCandidates = [u64; CANDIDATES];
 
 /// For each heap of the block `start..start + BLOCK_HEAPS`, the option values found from the
 /// rare heaps `r` with `BLOCK_HEAPS <= r < start`, under `mask`: every common value below the
@@ -248,10 +248,13 @@ fn find_candidates(
     find_candidates_portable(g, unmarked, candidates)
 }
 
-fn find_candidates_portable(
-    g: &[u8],
-    unmarked: &[(usize, u8)],
-    candidates: &[[u8; BLOCK_HEAPS]; CANDIDATES],
+/// [`find_candidates`] a pair at a time, for values of any width: for each rare heap not marked
+/// (its first partner `p` and its value `v`), whether `g[p + i] ^ v` is candidate `t` of heap
+/// `i`, as bit `i` of word `t`.
+pub(super) fn find_candidates_portable<T: Copy + std::ops::BitXor<Output = T> + PartialEq>(
+    g: &[T],
+    unmarked: &[(usize, T)],
+    candidates: &[[T; BLOCK_HEAPS]; CANDIDATES],
 ) -> FoundCandidates {
     let mut found = [0u64; CANDIDATES];
     for &(p, v) in unmarked {

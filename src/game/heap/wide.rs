@@ -15,21 +15,13 @@
 //! rare values the unmarked rare heaps give are not flagged: the scan, over every pair, finds
 //! them. The scan of the other pairs is in `wide_scan.rs`.
 
+use super::block::{
+    find_candidates_portable, FoundCandidates, BLOCK_HEAPS, CANDIDATES, MARKED_PARTS,
+};
 use super::values::{RareHeap, ValueSet};
 
-/// How many consecutive heaps share one pass over the rare heaps.
-pub(super) const WIDE_BLOCK_HEAPS: usize = 64;
-
-/// The share of a block's rare heaps, as (numerator, denominator), whose pairs are marked (with
-/// AVX2; without, all of them).
-const MARKED_PARTS: (usize, usize) = (1, 2);
-
-/// How many of the least common values that a heap's marks leave missing are compared with the
-/// partners of the rare heaps not marked.
-const CANDIDATES: usize = 16;
-
-/// For each candidate, the heaps of the block (one bit each) whose candidate is found.
-type FoundCandidates = [u64; CANDIDATES];
+/// How many consecutive heaps share one pass over the rare heaps: as many as a byte block.
+pub(super) const WIDE_BLOCK_HEAPS: usize = BLOCK_HEAPS;
 
 /// Candidate `t` of heap `i` at `[t][i]`.
 type Candidates = [[u16; WIDE_BLOCK_HEAPS]; CANDIDATES];
@@ -438,22 +430,6 @@ fn find_candidates(
         return unsafe { find_candidates_avx2(g, unmarked, candidates) };
     }
     find_candidates_portable(g, unmarked, candidates)
-}
-
-fn find_candidates_portable(
-    g: &[u16],
-    unmarked: &[(usize, u16)],
-    candidates: &Candidates,
-) -> FoundCandidates {
-    let mut found = [0u64; CANDIDATES];
-    for &(p, v) in unmarked {
-        for (i, &partner) in g[p..p + WIDE_BLOCK_HEAPS].iter().enumerate() {
-            for (heaps, row) in found.iter_mut().zip(candidates) {
-                *heaps |= u64::from(partner ^ v == row[i]) << i;
-            }
-        }
-    }
-    found
 }
 
 /// How many candidates one pass of [`find_candidates_avx2`] compares, one register each.
