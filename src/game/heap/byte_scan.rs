@@ -59,23 +59,50 @@ unsafe fn set_of_avx2(flags: &[bool; 256]) -> ByteSet {
 /// `(a, rest - a)` for `a = 1, 2, ...` when `low` starts at heap 1 and `high` ends at heap
 /// `rest - 1`), stopping as soon as `wanted` is empty. `low` and `high` have the same length.
 pub(super) fn remove_pair_values(low: &[u8], high: &[u8], wanted: &mut ByteSet) {
-    assert_eq!(low.len(), high.len());
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2, checked just above.
-        return unsafe { remove_pair_values_avx2(low, high, wanted) };
-    }
-    remove_pair_values_portable(low, high, wanted);
+    remove_masked_pair_values(low, high, &[], wanted);
 }
 
-/// [`remove_pair_values`] a pair at a time, looking whether the set is empty every 32 pairs.
-fn remove_pair_values_portable(low: &[u8], high: &[u8], wanted: &mut ByteSet) {
-    for (lows, highs) in low.chunks(32).zip(high.rchunks(32)) {
+/// [`remove_pair_values`] with the value of each pair `i < lanes.len()` or-ed with `lanes[i]`
+/// (`0xff` makes it a value never wanted).
+pub(super) fn remove_masked_pair_values(
+    low: &[u8],
+    high: &[u8],
+    lanes: &[u8],
+    wanted: &mut ByteSet,
+) {
+    assert_eq!(low.len(), high.len());
+    let (len, masked) = (low.len(), lanes.len().min(low.len()));
+    let runs = [
+        (&low[..masked], &high[len - masked..], &lanes[..masked]),
+        (&low[masked..], &high[..len - masked], &[][..]),
+    ];
+    for (low, high, lanes) in runs {
         if is_empty(wanted) {
             return;
         }
-        for (&x, &y) in lows.iter().zip(highs.iter().rev()) {
-            remove(wanted, x ^ y);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2, checked just above.
+            match lanes.is_empty() {
+                true => unsafe { remove_pair_values_avx2::<false>(low, high, lanes, wanted) },
+                false => unsafe { remove_pair_values_avx2::<true>(low, high, lanes, wanted) },
+            }
+            continue;
+        }
+        remove_pair_values_portable(low, high, lanes, wanted);
+    }
+}
+
+/// [`remove_masked_pair_values`] a pair at a time, looking whether the set is empty every 32
+/// pairs; `lanes` is empty or as long as `low`.
+fn remove_pair_values_portable(low: &[u8], high: &[u8], lanes: &[u8], wanted: &mut ByteSet) {
+    for (k, (lows, highs)) in low.chunks(32).zip(high.rchunks(32)).enumerate() {
+        if is_empty(wanted) {
+            return;
+        }
+        let lanes = lanes.get(32 * k..32 * k + lows.len());
+        for (j, (&x, &y)) in lows.iter().zip(highs.iter().rev()).enumerate() {
+            remove(wanted, x ^ y | lanes.map_or(0, |l| l[j]));
         }
     }
 }
@@ -101,9 +128,16 @@ pub(super) fn lookup_constants() -> (std::arch::x86_64::__m256i, std::arch::x86_
 #[cfg(target_arch = "x86_64")]
 const STEP: usize = 64;
 
+/// # Safety
+/// The processor has AVX2; when `MASKED`, `lanes` is as long as `low`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn remove_pair_values_avx2(low: &[u8], high: &[u8], wanted: &mut ByteSet) {
+unsafe fn remove_pair_values_avx2<const MASKED: bool>(
+    low: &[u8],
+    high: &[u8],
+    lanes: &[u8],
+    wanted: &mut ByteSet,
+) {
     use super::values::xor_reversed_avx2;
     use std::arch::x86_64::*;
     let len = low.len();
@@ -132,14 +166,20 @@ unsafe fn remove_pair_values_avx2(low: &[u8], high: &[u8], wanted: &mut ByteSet)
     let top = _mm256_set1_epi8(-128);
     // The values of the 32 pairs from pair `s` on.
     let values_at = |s: usize| {
-        // SAFETY: `s + 32 <= len`, so both reads of 32 bytes are inside the slices, and the
+        // SAFETY: `s + 32 <= len`, so the reads of 32 bytes are inside the slices (`lanes`, when
+        // `MASKED`, is as long as `low`, as the caller ensures), and the
         // processor has AVX2 (this function runs only where it does).
         unsafe {
-            xor_reversed_avx2(
+            let values = xor_reversed_avx2(
                 low.as_ptr().add(s),
                 high.as_ptr().add(len - s - 32),
                 reverse_lanes,
-            )
+            );
+            match MASKED {
+                // `lanes` is as long as `low`.
+                true => _mm256_or_si256(values, _mm256_loadu_si256(lanes.as_ptr().add(s).cast())),
+                false => values,
+            }
         }
     };
     // 0xff in each byte whose value is not wanted.
@@ -200,7 +240,8 @@ unsafe fn remove_pair_values_avx2(low: &[u8], high: &[u8], wanted: &mut ByteSet)
         }
         start += STEP;
     }
-    remove_pair_values_portable(&low[start..], &high[..len - start], wanted);
+    let lanes = lanes.get(start..).unwrap_or_default();
+    remove_pair_values_portable(&low[start..], &high[..len - start], lanes, wanted);
 }
 
 #[cfg(test)]
@@ -256,9 +297,27 @@ mod tests {
                 let mut portable = wanted;
                 let expected = set(picks.iter().copied().filter(|v| !values.contains(v)));
                 remove_pair_values(&low, &high, &mut wanted);
-                remove_pair_values_portable(&low, &high, &mut portable);
+                remove_pair_values_portable(&low, &high, &[], &mut portable);
                 assert_eq!(wanted, expected, "{len} {seed} {wanted_seed}");
                 assert_eq!(portable, expected, "{len} {seed} {wanted_seed}");
+                // Lanes of 0xff over some of the first pairs: their values become 0xff.
+                let lanes: Vec<u8> = bytes(len * wanted_seed as usize / 20, seed + 7, 2)
+                    .iter()
+                    .map(|&b| b * 0xff)
+                    .collect();
+                let masked: Vec<u8> = (values.iter().enumerate())
+                    .map(|(i, &v)| v | lanes.get(i).copied().unwrap_or(0))
+                    .collect();
+                let expected = set(picks.iter().copied().filter(|v| !masked.contains(v)));
+                let mut wanted = set(picks.iter().copied());
+                remove_masked_pair_values(&low, &high, &lanes, &mut wanted);
+                assert_eq!(wanted, expected, "masked {len} {seed} {wanted_seed}");
+                let mut portable = set(picks.iter().copied());
+                let full: Vec<u8> = (0..len)
+                    .map(|i| lanes.get(i).copied().unwrap_or(0))
+                    .collect();
+                remove_pair_values_portable(&low, &high, &full, &mut portable);
+                assert_eq!(portable, expected, "masked {len} {seed} {wanted_seed}");
             }
         }
     }

@@ -30,6 +30,7 @@ mod block;
 mod byte_scan;
 mod cache;
 mod cache_file;
+mod codes;
 mod options;
 mod values;
 mod wide;
@@ -200,6 +201,11 @@ pub struct HeapSequence {
     block: RareBlock,
     /// The same for values of two bytes.
     wide: wide::WideBlock,
+    /// The values as codes of a byte for the scan, when they take two bytes (see `codes.rs`).
+    scan_codes: Option<codes::ScanCodes>,
+    /// Whether `scan_codes` may be built: it fits the memory limit, and was not found of no use
+    /// under this mask.
+    codes_wanted: bool,
 }
 
 const FIRST_CHECKPOINT: usize = 64;
@@ -228,6 +234,8 @@ impl HeapSequence {
             split_takes: Vec::new(),
             block: RareBlock::default(),
             wide: wide::WideBlock::default(),
+            scan_codes: None,
+            codes_wanted: true,
         };
         seq.split_takes = (seq.rules.takes.iter().filter(|t| t.two))
             .map(|t| (t.take as usize, t.unequal))
@@ -265,6 +273,11 @@ impl HeapSequence {
             + self.wanted.bytes()
             + self.block.bytes()
             + self.wide.bytes()
+            + self.codes_bytes()
+    }
+
+    fn codes_bytes(&self) -> usize {
+        self.scan_codes.as_ref().map_or(0, codes::ScanCodes::bytes)
     }
 
     /// The moves the sequence is computed from.
@@ -293,6 +306,7 @@ impl HeapSequence {
         if let Some(v) = self.get(n) {
             return Ok(v);
         }
+        self.fit_codes(n, limits);
         self.check_room(n, limits)?;
         let target = n as usize + 1;
         let progress = (n >= 1 << 16 && self.get(n).is_none())
@@ -305,9 +319,13 @@ impl HeapSequence {
         while self.get(n).is_none() {
             let len = self.values.len();
             if len == self.values.capacity() {
+                self.fit_codes(n, limits);
                 self.check_room(n, limits)?;
                 let room = len.max(1 << 12).min(target - len);
                 self.values.reserve_exact(room);
+                if let Some(codes) = &mut self.scan_codes {
+                    codes.reserve_exact(room);
+                }
             }
             if len % 4096 == 4095 || self.rules.splits_in_three() {
                 limits.check_interrupt()?;
@@ -337,7 +355,20 @@ impl HeapSequence {
             true => values::width_of(u32::try_from(n).unwrap_or(u32::MAX)),
             false => 1,
         };
-        self.check_width(n, self.values.width().max(known), 0, limits)
+        let codes = usize::from(self.scan_codes.is_some());
+        self.check_width(n, self.values.width().max(known) + codes, 0, limits)
+    }
+
+    /// Drops the scan's codes, and builds no more, unless they fit in the memory limit beside
+    /// the values of heaps `0..=n`: they only make the scan faster.
+    fn fit_codes(&mut self, n: u64, limits: &Limits) {
+        if self
+            .check_width(n, self.values.width() + 1, 0, limits)
+            .is_err()
+        {
+            self.scan_codes = None;
+            self.codes_wanted = false;
+        }
     }
 
     /// Fails unless the values of heaps `0..=n` at `width` bytes each, the tables and `more`
@@ -349,7 +380,7 @@ impl HeapSequence {
         more: usize,
         limits: &Limits,
     ) -> Result<(), SolveError> {
-        let tables = (self.bytes() - self.values.bytes() + more) as u128;
+        let tables = (self.bytes() - self.values.bytes() - self.codes_bytes() + more) as u128;
         let needs = (n as u128 + 1) * width as u128 + tables;
         if needs <= limits.max_memory as u128 {
             return Ok(());
@@ -406,8 +437,15 @@ impl HeapSequence {
             self.grow_bound(v as usize);
         }
         self.histogram[v as usize] += 1;
-        if n >= 1 && self.mask != 0 && self.is_rare(v) {
+        let rare = n >= 1 && self.mask != 0 && self.is_rare(v);
+        if rare {
             self.rare.push(RareHeap { heap: n, value: v });
+        }
+        if let Some(codes) = &mut self.scan_codes {
+            if !codes.push(v, rare) {
+                self.scan_codes = None;
+                self.codes_wanted = false;
+            }
         }
     }
 
@@ -533,6 +571,15 @@ impl HeapSequence {
         // below `exact_below`).
         let mut exact_below = u32::MAX;
         if let CompactValues::Halves(g) = &self.values {
+            if self.scan_codes.is_none() && self.codes_wanted {
+                self.scan_codes = codes::ScanCodes::new(g, self.mask, &self.rare);
+                if let Some(codes) = &mut self.scan_codes {
+                    codes.reserve_exact(g.capacity() - g.len());
+                }
+                self.codes_wanted = self.scan_codes.is_some();
+            }
+        }
+        if let CompactValues::Halves(g) = &self.values {
             exact_below = (self.wide).insert_rare_pairs(
                 g,
                 &self.rare,
@@ -540,6 +587,7 @@ impl HeapSequence {
                 &self.split_takes,
                 self.mask,
                 self.bound,
+                self.scan_codes.as_ref(),
                 &mut self.options,
             );
         } else {
@@ -567,14 +615,21 @@ impl HeapSequence {
                 break;
             }
             missing_rare = match &self.values {
-                CompactValues::Halves(g) => wide_scan::find_in_wide_pairs(
-                    g,
-                    rest,
-                    unequal,
-                    &mut self.wanted,
-                    missing_rare,
-                    self.bound,
-                ),
+                CompactValues::Halves(g) => {
+                    let coded = (self.scan_codes.as_ref())
+                        .and_then(|c| c.find(rest, unequal, &mut self.wanted, missing_rare));
+                    coded.unwrap_or_else(|| {
+                        let bound = self.bound;
+                        wide_scan::find_in_wide_pairs(
+                            g,
+                            rest,
+                            unequal,
+                            &mut self.wanted,
+                            missing_rare,
+                            bound,
+                        )
+                    })
+                }
                 _ => {
                     with_slice!(&self.values, g => values::find_in_pairs(g, rest, unequal, &mut self.wanted, missing_rare))
                 }
@@ -680,6 +735,8 @@ impl HeapSequence {
         self.mask = mask;
         self.fill_common_bits();
         self.rare.clear();
+        self.scan_codes = None;
+        self.codes_wanted = true;
         if mask != 0 {
             for n in 1..self.values.len() {
                 let value = self.values.get(n).expect("stored");

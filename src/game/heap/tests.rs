@@ -268,6 +268,39 @@ fn a_split_listed_twice_is_one_split_of_the_structure() {
     );
 }
 
+/// Officers by its definition alone: heap `n` leaves heap `n - 1` (when it is a heap) or splits
+/// it into two heaps.
+fn officers_brute_force(len: usize) -> Vec<u32> {
+    let mut g = vec![0u32; len];
+    let mut seen = vec![0u64; 64];
+    for n in 2..len {
+        seen.fill(0);
+        let rest = n - 1;
+        let mut add = |v: u32| seen[v as usize / 64] |= 1 << (v % 64);
+        add(g[rest]);
+        for a in 1..=rest / 2 {
+            add(g[a] ^ g[rest - a]);
+        }
+        let w = seen.iter().position(|&w| w != u64::MAX).unwrap();
+        g[n] = (64 * w) as u32 + seen[w].trailing_ones();
+    }
+    g
+}
+
+#[test]
+fn officers_with_byte_codes_match_a_brute_force() {
+    // Past twice its last rare heap (18,833) the scan reads the values' byte codes, and the
+    // blocks compare the codes of the candidates.
+    let officers = octal(&[0, 6], false);
+    let mut seq = HeapSequence::new(officers);
+    let len = 60_000;
+    let values: Vec<u32> = (0..len as u64)
+        .map(|n| seq.value(n, &Limits::default()).unwrap())
+        .collect();
+    assert!(seq.scan_codes.is_some());
+    assert_eq!(values, officers_brute_force(len));
+}
+
 #[test]
 fn two_byte_values_match_the_plain_method() {
     // Officers' values pass 255 near heap 10^4: from there on they take two bytes, and the

@@ -18,6 +18,7 @@
 use super::block::{
     find_candidates_portable, FoundCandidates, BLOCK_HEAPS, CANDIDATES, MARKED_PARTS,
 };
+use super::codes::{ScanCodes, CODED_VALUES};
 use super::values::{RareHeap, ValueSet};
 
 /// How many consecutive heaps share one pass over the rare heaps: as many as a byte block.
@@ -69,6 +70,8 @@ pub(super) struct WideBlock {
     exact_below: Vec<u32>,
     /// The rare heaps not marked: the first partner of each, and its value.
     unmarked: Vec<(usize, u16)>,
+    /// The same with the code of the value (see `codes.rs`).
+    coded_unmarked: Vec<(usize, u8)>,
 }
 
 impl Default for WideBlock {
@@ -92,6 +95,7 @@ impl WideBlock {
             seen: Vec::new(),
             exact_below: Vec::new(),
             unmarked: Vec::new(),
+            coded_unmarked: Vec::new(),
         }
     }
 
@@ -139,6 +143,7 @@ impl WideBlock {
         takes: &[(usize, bool)],
         mask: u32,
         bound: usize,
+        codes: Option<&ScanCodes>,
         options: &mut ValueSet,
     ) -> u32 {
         let n = g.len();
@@ -153,7 +158,7 @@ impl WideBlock {
             let room = bound.max(512);
             if room <= WIDEST_ROW {
                 fill_with_row!(self, self.row_use.min(room),
-                    (g, rare, takes, start, mask, bound),
+                    (g, rare, takes, start, mask, bound, codes),
                     64 128 192 256 320 384 448 512 576 640 704 768 832 896 960 1024
                     1088 1152 1216 1280 1344 1408 1472 1536 1600 1664 1728 1792 1856 1920 1984
                     2048);
@@ -180,6 +185,7 @@ impl WideBlock {
         exact_below
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn fill<const ROW: usize>(
         &mut self,
         g: &[u16],
@@ -188,6 +194,7 @@ impl WideBlock {
         start: usize,
         mask: u32,
         bound: usize,
+        codes: Option<&ScanCodes>,
     ) {
         self.row = ROW;
         self.used = self.row_use.min(ROW);
@@ -249,7 +256,11 @@ impl WideBlock {
         self.exact_below.clear();
         self.exact_below.resize(WIDE_BLOCK_HEAPS, cut);
         if !self.unmarked.is_empty() {
-            self.find_candidates(g, mask);
+            // With every partner common, a value is told by its code (as a common value).
+            let partners_from = self.unmarked.iter().map(|&(p, _)| p).min().unwrap_or(0);
+            let codes = codes
+                .filter(|c| c.common_from(partners_from) && self.used <= CODED_VALUES as usize);
+            self.find_candidates(g, mask, codes);
         }
         self.start = start;
         self.mask = mask;
@@ -259,7 +270,7 @@ impl WideBlock {
     /// Flags each heap's [`CANDIDATES`] least common values (under `mask`) not marked that an
     /// unmarked rare heap gives, and bounds the exact flags of the heaps with as many
     /// candidates.
-    fn find_candidates(&mut self, g: &[u16], mask: u32) {
+    fn find_candidates(&mut self, g: &[u16], mask: u32, codes: Option<&ScanCodes>) {
         // The common values in the exact part of a row.
         let limit = if self.capped {
             self.used - 1
@@ -296,7 +307,19 @@ impl WideBlock {
                 *exact_below = (*exact_below).min(last);
             }
         }
-        let found = find_candidates(g, &self.unmarked, &candidates);
+        let found = match codes {
+            Some(codes) => {
+                let coded = candidates.map(|row| row.map(|v| codes.code(v.into())));
+                self.coded_unmarked.clear();
+                (self.coded_unmarked).extend(
+                    self.unmarked
+                        .iter()
+                        .map(|&(p, v)| (p, codes.code(v.into()))),
+                );
+                super::block::find_candidates(codes.codes(), &self.coded_unmarked, &coded)
+            }
+            None => find_candidates(g, &self.unmarked, &candidates),
+        };
         for (row, &heaps) in candidates.iter().zip(&found) {
             let mut bits = heaps;
             while bits != 0 {
@@ -311,6 +334,7 @@ impl WideBlock {
         self.seen.capacity()
             + 4 * self.exact_below.capacity()
             + std::mem::size_of::<(usize, u16)>() * self.unmarked.capacity()
+            + std::mem::size_of::<(usize, u8)>() * self.coded_unmarked.capacity()
     }
 }
 
@@ -562,6 +586,7 @@ pub(super) mod tests {
                         &takes,
                         1,
                         bound,
+                        None,
                         &mut by_block,
                     );
                     let mut by_heap = ValueSet::default();
@@ -671,8 +696,16 @@ pub(super) mod tests {
             let splits = [(n, false)];
             let mut by_block = ValueSet::default();
             by_block.grow(1024);
-            let exact_below =
-                block.insert_rare_pairs(&g[..n], &rare, &splits, &takes, 1, 512, &mut by_block);
+            let exact_below = block.insert_rare_pairs(
+                &g[..n],
+                &rare,
+                &splits,
+                &takes,
+                1,
+                512,
+                None,
+                &mut by_block,
+            );
             let mut by_heap = ValueSet::default();
             by_heap.grow(1024);
             super::super::values::insert_rare_pairs(&g, &rare, n, false, &mut by_heap);

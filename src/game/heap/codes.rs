@@ -1,0 +1,351 @@
+//! The values of a two-byte sparse space in one byte each, for the scan of the pairs: while
+//! every value is below [`CODED_VALUES`] (Officers' values to 2^22 are below 320), the code of a
+//! value is the value without bit `j`, the lowest bit of the mask. Two rare values differ in a
+//! bit of the mask besides `j` (an even count of them), so a rare value is told by its code, and
+//! the code of `a ^ b` is the code of `a` xored with that of `b`. The scan of the pairs of common
+//! heaps, whose values are the rare ones still wanted, then reads a byte a heap and tests 64
+//! pairs a step against a set of 256 codes, as for one-byte values (`byte_scan.rs`).
+//!
+//! A pair with a rare part has a common value, whose code may be a rare value's: each rare heap
+//! has `0xff` in `lanes`, or-ed into the code of its pairs, which makes it the code of the rare
+//! value with every bit but `j` set (509 for Officers' mask), a value the scan never looks for
+//! (when it is wanted, or a pair has two rare parts, the codes do not answer).
+
+use super::byte_scan::{self, ByteSet};
+use super::values::{last_pair, RareHeap, ValueSet};
+
+/// The values the codes hold: those below this many (nine bits, one of which is dropped).
+pub(super) const CODED_VALUES: u32 = 512;
+
+/// `BIT_CLEAR[k]`: the positions `p` of a word whose bit `k` is clear.
+const BIT_CLEAR: [u64; 6] = [
+    0x5555_5555_5555_5555,
+    0x3333_3333_3333_3333,
+    0x0f0f_0f0f_0f0f_0f0f,
+    0x00ff_00ff_00ff_00ff,
+    0x0000_ffff_0000_ffff,
+    0x0000_0000_ffff_ffff,
+];
+
+/// The code of each heap's value, and the rare heaps as `0xff` lanes.
+pub(super) struct ScanCodes {
+    mask: u32,
+    /// The rare values below [`CODED_VALUES`], 64 a word.
+    rare_bits: [u64; CODED_VALUES as usize / 64],
+    /// The bit of the mask dropped from each value: its lowest.
+    bit: u32,
+    codes: Vec<u8>,
+    /// `0xff` at each rare heap, 0 at the others, up to the last rare heap.
+    lanes: Vec<u8>,
+    /// Whether the processor has BMI2 (`pext`, `pdep`).
+    bmi2: bool,
+}
+
+impl ScanCodes {
+    /// The codes of `values` under `mask`, whose rare heaps are `rare`; `None` when the mask is
+    /// 0 or past the coded values, or a value is.
+    pub fn new(values: &[u16], mask: u32, rare: &[RareHeap]) -> Option<ScanCodes> {
+        if mask == 0 || mask >= CODED_VALUES || mask.trailing_zeros() > 5 {
+            return None;
+        }
+        let rare_bits = std::array::from_fn(|w| {
+            (0..64).fold(0, |bits, i| {
+                let v = (64 * w + i) as u32;
+                bits | u64::from((v & mask).count_ones().is_multiple_of(2)) << i
+            })
+        });
+        let mut codes = ScanCodes {
+            mask,
+            rare_bits,
+            bit: mask.trailing_zeros(),
+            codes: Vec::with_capacity(values.len()),
+            lanes: Vec::new(),
+            bmi2: has_bmi2(),
+        };
+        for &v in values {
+            let v = u32::from(v);
+            if v >= CODED_VALUES {
+                return None;
+            }
+            codes.codes.push(codes.code(v));
+        }
+        for r in rare {
+            codes.mark_rare(r.heap);
+        }
+        Some(codes)
+    }
+
+    /// The code of each heap's value.
+    pub fn codes(&self) -> &[u8] {
+        &self.codes
+    }
+
+    /// Whether every heap from `heap` on is common.
+    pub fn common_from(&self, heap: usize) -> bool {
+        heap >= self.lanes.len()
+    }
+
+    /// The code of `v` (below 512).
+    pub fn code(&self, v: u32) -> u8 {
+        let below = (1 << self.bit) - 1;
+        ((v & below) | (v >> (self.bit + 1) << self.bit)) as u8
+    }
+
+    /// The rare value whose code is `c`.
+    fn rare_value(&self, c: u8) -> u32 {
+        let c = u32::from(c);
+        let below = (1 << self.bit) - 1;
+        let v = (c & below) | (c >> self.bit << (self.bit + 1));
+        v | ((v & self.mask).count_ones() & 1) << self.bit
+    }
+
+    fn mark_rare(&mut self, heap: usize) {
+        if self.lanes.len() <= heap {
+            self.lanes.resize(heap + 1, 0);
+        }
+        self.lanes[heap] = 0xff;
+    }
+
+    /// Appends the next heap's value `v`, rare or not; false when `v` is past the coded values
+    /// (the codes are then of no more use).
+    pub fn push(&mut self, v: u32, rare: bool) -> bool {
+        if v >= CODED_VALUES {
+            return false;
+        }
+        if rare {
+            self.mark_rare(self.codes.len());
+        }
+        self.codes.push(self.code(v));
+        true
+    }
+
+    /// Room for exactly `more` codes beyond those stored.
+    pub fn reserve_exact(&mut self, more: usize) {
+        self.codes.reserve_exact(more);
+    }
+
+    /// The bytes held, spare capacity included.
+    pub fn bytes(&self) -> usize {
+        self.codes.capacity() + self.lanes.capacity()
+    }
+
+    /// Takes the values of the pairs `(a, rest - a)` out of `wanted` (rare values), until its
+    /// `missing` values are found; returns how many are still missing. `None` when the codes
+    /// cannot tell: a pair has two rare parts, or the value of the code `0xff` is wanted.
+    pub fn find(
+        &self,
+        rest: usize,
+        unequal: bool,
+        wanted: &mut ValueSet,
+        missing: u32,
+    ) -> Option<u32> {
+        let last = last_pair(rest, unequal);
+        if !self.common_from(rest - last) || rest > self.codes.len() {
+            return None;
+        }
+        let never = self.rare_value(0xff);
+        let words = wanted.words();
+        let word = |w: usize| words.get(w).copied().unwrap_or(0);
+        if word(never as usize / 64) & 1 << (never % 64) != 0 {
+            return None;
+        }
+        let mut codes: ByteSet = [0; 4];
+        for (k, code) in codes.iter_mut().enumerate() {
+            *code = u64::from(self.compress(word(2 * k)))
+                | u64::from(self.compress(word(2 * k + 1))) << 32;
+        }
+        let before = codes;
+        let lanes = self.lanes.get(1..).unwrap_or_default();
+        let lanes = &lanes[..lanes.len().min(last)];
+        let (low, high) = (&self.codes[1..=last], &self.codes[rest - last..rest]);
+        byte_scan::remove_masked_pair_values(low, high, lanes, &mut codes);
+        let mut found = [0u64; CODED_VALUES as usize / 64];
+        for (w, found) in found.iter_mut().enumerate() {
+            let gone = (before[w / 2] & !codes[w / 2]) >> (32 * (w % 2)) as u32;
+            *found = self.expand(gone as u32, self.rare_bits[w]);
+        }
+        let found = wanted.remove_words(&found);
+        Some(missing - found)
+    }
+
+    /// The codes of the rare values of a word of 64 values (the values `64 w..64 w + 64`, one
+    /// rare value of each two that differ in bit `bit` only): the 32 codes `32 w..32 w + 32`.
+    fn compress(&self, word: u64) -> u32 {
+        let x = word | word >> (1 << self.bit);
+        #[cfg(target_arch = "x86_64")]
+        if self.bmi2 {
+            // SAFETY: the processor has BMI2 (`self.bmi2`).
+            return unsafe { std::arch::x86_64::_pext_u64(x, BIT_CLEAR[self.bit as usize]) as u32 };
+        }
+        let mut x = x & BIT_CLEAR[self.bit as usize];
+        for k in self.bit..5 {
+            x = (x | x >> (1 << k)) & BIT_CLEAR[k as usize + 1];
+        }
+        x as u32
+    }
+
+    /// The rare values (`rare` in a word of 64 values) of 32 codes from [`ScanCodes::compress`].
+    fn expand(&self, codes: u32, rare: u64) -> u64 {
+        let mut x = u64::from(codes);
+        #[cfg(target_arch = "x86_64")]
+        if self.bmi2 {
+            // SAFETY: the processor has BMI2 (`self.bmi2`).
+            x = unsafe { std::arch::x86_64::_pdep_u64(x, BIT_CLEAR[self.bit as usize]) };
+        }
+        if !self.bmi2 {
+            for k in (self.bit..5).rev() {
+                x = (x | x << (1 << k)) & BIT_CLEAR[k as usize];
+            }
+        }
+        (x & rare) | (x & !rare) << (1 << self.bit)
+    }
+}
+
+fn has_bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("bmi2");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::wide::tests::stream;
+    use super::*;
+
+    const MASKS: [u32; 6] = [0x1ee, 0x1, 0x6, 0x20, 0x155, 0x1e0];
+
+    fn is_rare(v: u32, mask: u32) -> bool {
+        (v & mask).count_ones().is_multiple_of(2)
+    }
+
+    #[test]
+    fn a_rare_value_is_told_by_its_code() {
+        for mask in MASKS {
+            let codes = ScanCodes::new(&[], mask, &[]).expect("a mask below 512");
+            let rare: Vec<u32> = (0..CODED_VALUES).filter(|&v| is_rare(v, mask)).collect();
+            let mut seen = [false; 256];
+            for &v in &rare {
+                let c = codes.code(v);
+                assert!(
+                    !seen[c as usize],
+                    "mask {mask:#x}: two rare values of code {c}"
+                );
+                seen[c as usize] = true;
+                assert_eq!(codes.rare_value(c), v, "mask {mask:#x}");
+                for &w in &rare {
+                    assert_eq!(codes.code(v ^ w), c ^ codes.code(w), "mask {mask:#x}");
+                }
+            }
+            assert!(codes.rare_value(0xff) >= 256, "mask {mask:#x}");
+        }
+    }
+
+    /// The sets of values turned into sets of codes and back, word by word, as `find` does
+    /// (with `pext`/`pdep` and with shifts): the codes of the values, and the values again.
+    #[test]
+    fn sets_of_rare_values_become_sets_of_codes_and_back() {
+        let mut next = stream(5);
+        for mask in MASKS {
+            let mut codes = ScanCodes::new(&[], mask, &[]).expect("a mask below 512");
+            for round in 0..200 {
+                let values: Vec<u32> = (0..1 + next() % 100)
+                    .map(|_| (next() % u64::from(CODED_VALUES)) as u32)
+                    .filter(|&v| is_rare(v, mask))
+                    .collect();
+                let mut words = [0u64; 8];
+                values
+                    .iter()
+                    .for_each(|&v| words[v as usize / 64] |= 1 << (v % 64));
+                let mut expected = [0u64; 4];
+                for &v in &values {
+                    let c = codes.code(v);
+                    expected[usize::from(c >> 6)] |= 1 << (c & 63);
+                }
+                for bmi2 in [false, has_bmi2()] {
+                    codes.bmi2 = bmi2;
+                    let coded: Vec<u64> = (0..4)
+                        .map(|k| {
+                            u64::from(codes.compress(words[2 * k]))
+                                | u64::from(codes.compress(words[2 * k + 1])) << 32
+                        })
+                        .collect();
+                    assert_eq!(coded, expected, "mask {mask:#x} round {round}");
+                    for (w, &word) in words.iter().enumerate() {
+                        let half = (coded[w / 2] >> (32 * (w % 2))) as u32;
+                        assert_eq!(
+                            codes.expand(half, codes.rare_bits[w]),
+                            word,
+                            "mask {mask:#x}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// The coded scan against a plain loop over the values: rare heaps (any values) among the
+    /// first heaps, common ones after, and splits far enough out that no pair has two rare
+    /// parts; nearer splits are refused.
+    #[test]
+    fn the_coded_scan_finds_what_a_plain_loop_finds() {
+        let mut next = stream(9);
+        let mask = 0x1ee;
+        for round in 0..300 {
+            let first = 1 + (next() % 300) as usize;
+            let len = 2 * first + 2 + (next() % 2000) as usize;
+            let g: Vec<u16> = (0..len)
+                .map(|n| {
+                    let v = (next() % 320) as u32;
+                    match n < first || is_rare(v, mask) == (n == 0) {
+                        true => v as u16,
+                        false => (v ^ 2) as u16,
+                    }
+                })
+                .collect();
+            let rare: Vec<RareHeap> = (1..len)
+                .filter(|&n| is_rare(g[n].into(), mask))
+                .map(|n| RareHeap {
+                    heap: n,
+                    value: g[n].into(),
+                })
+                .collect();
+            let codes = ScanCodes::new(&g, mask, &rare).expect("values below 512");
+            let last_rare = rare.last().map_or(0, |r| r.heap);
+            let unequal = round % 2 == 1;
+            let rest = len - (next() % 3) as usize;
+            let mut wanted = ValueSet::default();
+            wanted.grow(1024);
+            for _ in 0..1 + next() % [20, 150][round % 2] {
+                let v = (next() % 320) as u32;
+                if is_rare(v, mask) {
+                    wanted.insert(v);
+                }
+            }
+            let before: Vec<u32> = wanted.iter().collect();
+            let pairs: Vec<u32> = (1..=last_pair(rest, unequal))
+                .map(|a| u32::from(g[a] ^ g[rest - a]))
+                .collect();
+            let left: Vec<u32> = (before.iter().copied())
+                .filter(|v| !pairs.contains(v))
+                .collect();
+            let missing = before.len() as u32;
+            match codes.find(rest, unequal, &mut wanted, missing) {
+                Some(still) => {
+                    assert!(rest - last_pair(rest, unequal) > last_rare, "round {round}");
+                    assert_eq!(wanted.iter().collect::<Vec<_>>(), left, "round {round}");
+                    assert_eq!(still as usize, left.len(), "round {round}");
+                }
+                None => panic!("round {round}: refused with no pair of rare parts"),
+            }
+            let near = last_rare + 1 + (next() % last_rare.max(1) as u64) as usize;
+            if near < len && near - last_pair(near, unequal) <= last_rare {
+                assert_eq!(
+                    codes.find(near, unequal, &mut wanted, 0),
+                    None,
+                    "round {round}"
+                );
+            }
+        }
+    }
+}
