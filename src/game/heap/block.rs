@@ -40,6 +40,8 @@ pub(super) struct RareBlock {
     unmarked: Vec<(usize, u8)>,
     /// Whether every rare heap marks, as without AVX2 (for the tests, on any processor).
     mark_all: bool,
+    /// The indices of the rare heaps the block counts, `first..end`.
+    counted: (usize, usize),
 }
 
 impl RareBlock {
@@ -58,6 +60,7 @@ impl RareBlock {
         self.seen.iter_mut().for_each(|s| *s = [false; 256]);
         self.unmarked.clear();
         let (start_rare, end_rare) = rare_range(rare, start);
+        self.counted = (start_rare, end_rare);
         let count = end_rare - start_rare;
         let marked = if vector_compares() && !self.mark_all {
             count * MARKED_PARTS.0 / MARKED_PARTS.1
@@ -162,11 +165,12 @@ impl RareBlock {
             .then(|| (&self.seen[i], self.exact_below[i]))
     }
 
-    /// The rare heaps a block starting at `start` does not count: those below
-    /// [`BLOCK_HEAPS`], then those from `start` on, as two runs.
-    pub fn others(rare: &[RareHeap], start: usize) -> [&[RareHeap]; 2] {
-        let (start_rare, end_rare) = rare_range(rare, start);
-        [&rare[..start_rare], &rare[end_rare..]]
+    /// The rare heaps the filled block does not count, from the rare heaps it was filled from
+    /// (and any found since): those below [`BLOCK_HEAPS`], then those from its start on, as two
+    /// runs.
+    pub fn others<'a>(&self, rare: &'a [RareHeap]) -> [&'a [RareHeap]; 2] {
+        let (first, end) = self.counted;
+        [&rare[..first], &rare[end..]]
     }
 
     pub fn start_of(n: usize) -> usize {
@@ -423,7 +427,7 @@ mod tests {
                         let options = ValueSet::default();
                         sparse_byte_value(&g, &rare, &heap_splits, &options, &common, block)
                     };
-                    let others = RareBlock::others(&rare, start);
+                    let others = block.others(&rare);
                     let alone = value(None);
                     assert_eq!(
                         value(Some(((seen, exact_below), others))),

@@ -203,6 +203,8 @@ pub struct HeapSequence {
     wide: wide::WideBlock,
     /// The values as codes of a byte for the scan, when they take two bytes (see `codes.rs`).
     scan_codes: Option<codes::ScanCodes>,
+    /// The pairs with a rare part of a block of heaps, on the codes.
+    code_block: RareBlock,
     /// Whether `scan_codes` may be built: it fits the memory limit, and was not found of no use
     /// under this mask.
     codes_wanted: bool,
@@ -235,6 +237,7 @@ impl HeapSequence {
             block: RareBlock::default(),
             wide: wide::WideBlock::default(),
             scan_codes: None,
+            code_block: RareBlock::default(),
             codes_wanted: true,
         };
         seq.split_takes = (seq.rules.takes.iter().filter(|t| t.two))
@@ -273,6 +276,7 @@ impl HeapSequence {
             + self.wanted.bytes()
             + self.block.bytes()
             + self.wide.bytes()
+            + self.code_block.bytes()
             + self.codes_bytes()
     }
 
@@ -554,7 +558,7 @@ impl HeapSequence {
                 (self.block).fill(g, &self.rare, &self.split_takes, start, sparse);
             }
             let block = (self.block.seen(n, self.mask))
-                .map(|found| (found, RareBlock::others(&self.rare, start)));
+                .map(|found| (found, self.block.others(&self.rare)));
             let found = values::sparse_byte_value(
                 g,
                 &self.rare,
@@ -579,7 +583,17 @@ impl HeapSequence {
                 self.codes_wanted = self.scan_codes.is_some();
             }
         }
-        if let CompactValues::Halves(g) = &self.values {
+        let coded = match (&self.values, &self.scan_codes) {
+            (CompactValues::Halves(g), Some(codes)) => {
+                let sparse = (self.mask, &self.rare[..], &self.split_takes[..]);
+                let block = &mut self.code_block;
+                code_block_pairs(block, g, codes, sparse, splits, &mut self.options)
+            }
+            _ => None,
+        };
+        if let Some(bound) = coded {
+            exact_below = bound;
+        } else if let CompactValues::Halves(g) = &self.values {
             exact_below = (self.wide).insert_rare_pairs(
                 g,
                 &self.rare,
@@ -665,10 +679,8 @@ impl HeapSequence {
             };
             let free_rare = !common & !bits & below;
             missing_rare += free_rare.count_ones();
-            let mut rest = free_rare;
-            while rest != 0 {
-                self.wanted.insert((w * 64) as u32 + rest.trailing_zeros());
-                rest &= rest - 1;
+            if free_rare != 0 {
+                self.wanted.insert_word(w, free_rare);
             }
             if free_common != 0 {
                 return Some(((w * 64) as u32 + free_common.trailing_zeros(), missing_rare));
@@ -746,6 +758,39 @@ impl HeapSequence {
             }
         }
     }
+}
+
+/// When the block of heap `n = g.len()` has only common partners for its rare heaps, the values
+/// of the pairs with a rare part by the byte block on the values' codes (`block`, filled at the
+/// block's start): inserts them into `options` and returns the value below which they are all of
+/// them (as [`wide::WideBlock::insert_rare_pairs`]). `sparse`: the mask, the rare heaps and the
+/// `(take, unequal)` of each way to split.
+fn code_block_pairs(
+    block: &mut RareBlock,
+    g: &[u16],
+    codes: &codes::ScanCodes,
+    (mask, rare, takes): (u32, &[RareHeap], &[(usize, bool)]),
+    splits: &[(usize, bool)],
+    options: &mut ValueSet,
+) -> Option<u32> {
+    let n = g.len();
+    let start = RareBlock::start_of(n);
+    let take = takes.iter().map(|&(t, _)| t).max().unwrap_or(0);
+    let first_partner = start.saturating_sub(take).saturating_sub(rare.last()?.heap);
+    if start < BLOCK_HEAPS || !codes.common_from(first_partner) {
+        return None;
+    }
+    if n == start && block.seen(n, mask).is_none() {
+        block.fill(codes.codes(), codes.coded_rare(), takes, start, (mask, &codes::ALL_CODES));
+    }
+    let (seen, exact) = block.seen(n, mask)?;
+    codes.insert_common(seen, options);
+    for run in block.others(rare) {
+        for &(rest, unequal) in splits {
+            values::insert_rare_pairs(g, run, rest, unequal, options);
+        }
+    }
+    Some(codes.common_below(exact))
 }
 
 #[cfg(test)]

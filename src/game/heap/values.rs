@@ -166,6 +166,12 @@ impl ValueSet {
         self.high = self.high.max(w);
     }
 
+    /// Inserts the values `64 w + i` of the bits `i` of `bits`.
+    pub fn insert_word(&mut self, w: usize, bits: u64) {
+        self.words[w] |= bits;
+        self.high = self.high.max(w);
+    }
+
     /// Takes `v` out of the set; whether it was in.
     pub fn remove(&mut self, v: u32) -> bool {
         let Some(word) = self.words.get_mut((v >> 6) as usize) else {
