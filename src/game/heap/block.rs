@@ -239,7 +239,7 @@ fn vector_compares() -> bool {
 
 /// For each candidate `t` and heap `i` of the block, whether `g[p + i] ^ v == candidates[t][i]`
 /// for some `(p, v)` of `unmarked`: bit `i` of word `t`.
-pub(super) fn find_candidates(
+fn find_candidates(
     g: &[u8],
     unmarked: &[(usize, u8)],
     candidates: &[[u8; BLOCK_HEAPS]; CANDIDATES],

@@ -10,12 +10,20 @@
 //! has `0xff` in `lanes`, or-ed into the code of its pairs, which makes it the code of the rare
 //! value with every bit but `j` set (509 for Officers' mask), a value the scan never looks for
 //! (when it is wanted, or a pair has two rare parts, the codes do not answer).
+//!
+//! Two common values differ in a bit of the mask besides `j` too, and the order of the codes of
+//! one kind is the order of their values, so once every partner of a block's rare heaps is
+//! common the pairs with a rare part (whose values are common) are the byte block of `block.rs`
+//! run on the codes: rows of 256 exact flags, each code a common value.
+//!
+//! The codes take a byte a heap beside the two of the values, and are kept only while they fit
+//! the memory limit (the heap sequence drops them otherwise: they only make it faster).
 
 use super::byte_scan::{self, ByteSet};
 use super::values::{last_pair, RareHeap, ValueSet};
 
 /// The values the codes hold: those below this many (nine bits, one of which is dropped).
-pub(super) const CODED_VALUES: u32 = 512;
+const CODED_VALUES: u32 = 512;
 
 /// `BIT_CLEAR[k]`: the positions `p` of a word whose bit `k` is clear.
 const BIT_CLEAR: [u64; 6] = [
@@ -305,6 +313,22 @@ mod tests {
                 }
             }
             assert!(codes.rare_value(0xff) >= 256, "mask {mask:#x}");
+            // Codes of one kind are in the order of their values; the common values below
+            // `common_below(c)` are those of the codes below `c`.
+            let common: Vec<u32> = (0..CODED_VALUES).filter(|&v| !is_rare(v, mask)).collect();
+            for kind in [&rare, &common] {
+                assert!(kind.windows(2).all(|w| codes.code(w[0]) < codes.code(w[1])));
+            }
+            for c in 0..=256u32 {
+                let below = codes.common_below(c);
+                for &v in &common {
+                    assert_eq!(
+                        u32::from(codes.code(v)) < c,
+                        v < below,
+                        "mask {mask:#x} {c} {v}"
+                    );
+                }
+            }
         }
     }
 

@@ -205,9 +205,10 @@ pub struct HeapSequence {
     scan_codes: Option<codes::ScanCodes>,
     /// The pairs with a rare part of a block of heaps, on the codes.
     code_block: RareBlock,
-    /// Whether `scan_codes` may be built: it fits the memory limit, and was not found of no use
-    /// under this mask.
-    codes_wanted: bool,
+    /// Whether `scan_codes` fits the memory limit beside the values of the heaps asked for.
+    codes_fit: bool,
+    /// Whether `scan_codes` was built under this mask (or found of no use).
+    codes_tried: bool,
 }
 
 const FIRST_CHECKPOINT: usize = 64;
@@ -238,7 +239,8 @@ impl HeapSequence {
             wide: wide::WideBlock::default(),
             scan_codes: None,
             code_block: RareBlock::default(),
-            codes_wanted: true,
+            codes_fit: false,
+            codes_tried: false,
         };
         seq.split_takes = (seq.rules.takes.iter().filter(|t| t.two))
             .map(|t| (t.take as usize, t.unequal))
@@ -366,12 +368,11 @@ impl HeapSequence {
     /// Drops the scan's codes, and builds no more, unless they fit in the memory limit beside
     /// the values of heaps `0..=n`: they only make the scan faster.
     fn fit_codes(&mut self, n: u64, limits: &Limits) {
-        if self
-            .check_width(n, self.values.width() + 1, 0, limits)
-            .is_err()
-        {
+        let width = self.values.width() + 1;
+        self.codes_fit = self.check_width(n, width, 0, limits).is_ok();
+        if !self.codes_fit {
             self.scan_codes = None;
-            self.codes_wanted = false;
+            self.codes_tried = false;
         }
     }
 
@@ -448,7 +449,6 @@ impl HeapSequence {
         if let Some(codes) = &mut self.scan_codes {
             if !codes.push(v, rare) {
                 self.scan_codes = None;
-                self.codes_wanted = false;
             }
         }
     }
@@ -557,8 +557,8 @@ impl HeapSequence {
                 let sparse = (self.mask, &self.common_bytes);
                 (self.block).fill(g, &self.rare, &self.split_takes, start, sparse);
             }
-            let block = (self.block.seen(n, self.mask))
-                .map(|found| (found, self.block.others(&self.rare)));
+            let block =
+                (self.block.seen(n, self.mask)).map(|found| (found, self.block.others(&self.rare)));
             let found = values::sparse_byte_value(
                 g,
                 &self.rare,
@@ -575,12 +575,12 @@ impl HeapSequence {
         // below `exact_below`).
         let mut exact_below = u32::MAX;
         if let CompactValues::Halves(g) = &self.values {
-            if self.scan_codes.is_none() && self.codes_wanted {
+            if self.scan_codes.is_none() && self.codes_fit && !self.codes_tried {
                 self.scan_codes = codes::ScanCodes::new(g, self.mask, &self.rare);
                 if let Some(codes) = &mut self.scan_codes {
                     codes.reserve_exact(g.capacity() - g.len());
                 }
-                self.codes_wanted = self.scan_codes.is_some();
+                self.codes_tried = true;
             }
         }
         let coded = match (&self.values, &self.scan_codes) {
@@ -601,7 +601,6 @@ impl HeapSequence {
                 &self.split_takes,
                 self.mask,
                 self.bound,
-                self.scan_codes.as_ref(),
                 &mut self.options,
             );
         } else {
@@ -748,7 +747,7 @@ impl HeapSequence {
         self.fill_common_bits();
         self.rare.clear();
         self.scan_codes = None;
-        self.codes_wanted = true;
+        self.codes_tried = false;
         if mask != 0 {
             for n in 1..self.values.len() {
                 let value = self.values.get(n).expect("stored");
@@ -781,7 +780,13 @@ fn code_block_pairs(
         return None;
     }
     if n == start && block.seen(n, mask).is_none() {
-        block.fill(codes.codes(), codes.coded_rare(), takes, start, (mask, &codes::ALL_CODES));
+        block.fill(
+            codes.codes(),
+            codes.coded_rare(),
+            takes,
+            start,
+            (mask, &codes::ALL_CODES),
+        );
     }
     let (seen, exact) = block.seen(n, mask)?;
     codes.insert_common(seen, options);

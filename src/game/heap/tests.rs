@@ -302,6 +302,27 @@ fn officers_with_byte_codes_match_a_brute_force() {
 }
 
 #[test]
+fn officers_without_room_for_the_codes_has_the_same_values() {
+    // A limit that holds the values at two bytes and the tables, not a third byte a value: the
+    // codes are not built (nor kept), and the values are the same.
+    let officers = octal(&[0, 6], false);
+    let n = 999_999u64;
+    let mut with_codes = HeapSequence::new(officers.clone());
+    with_codes.value(n, &Limits::default()).unwrap();
+    assert!(with_codes.scan_codes.is_some());
+    let tables = with_codes.bytes() - with_codes.values.bytes() - with_codes.codes_bytes();
+    assert!(tables < 300_000, "{tables}");
+    let limits = Limits {
+        max_memory: 2 * (n as usize + 1) + 400_000,
+        ..Limits::default()
+    };
+    let mut without = HeapSequence::new(officers);
+    without.value(n, &limits).unwrap();
+    assert!(without.scan_codes.is_none());
+    assert!(without.values().eq(with_codes.values()));
+}
+
+#[test]
 fn two_byte_values_match_the_plain_method() {
     // Officers' values pass 255 near heap 10^4: from there on they take two bytes, and the
     // two-byte blocks and scan run on the real values.

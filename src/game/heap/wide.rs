@@ -1,5 +1,7 @@
-//! The sparse space when values take two bytes (past 255: Officers' values, for one): the pairs
-//! with a rare part of a block of [`WIDE_BLOCK_HEAPS`] consecutive heaps. A rare heap `r` at
+//! The sparse space when values take two bytes (past 255: Officers' values, for one) and the
+//! byte codes of `codes.rs` do not serve (a value from 512 on, a rare heap among the partners,
+//! or no room for the codes): the pairs with a rare part of a block of [`WIDE_BLOCK_HEAPS`]
+//! consecutive heaps. A rare heap `r` at
 //! least [`WIDE_BLOCK_HEAPS`] below the block pairs with consecutive heaps, all known when the
 //! block starts, so each rare heap's partner values are one contiguous read for the block, each
 //! setting a byte flag in its heap's row. Only the first bytes of a row are used (at first
@@ -18,7 +20,6 @@
 use super::block::{
     find_candidates_portable, FoundCandidates, BLOCK_HEAPS, CANDIDATES, MARKED_PARTS,
 };
-use super::codes::{ScanCodes, CODED_VALUES};
 use super::values::{RareHeap, ValueSet};
 
 /// How many consecutive heaps share one pass over the rare heaps: as many as a byte block.
@@ -70,8 +71,6 @@ pub(super) struct WideBlock {
     exact_below: Vec<u32>,
     /// The rare heaps not marked: the first partner of each, and its value.
     unmarked: Vec<(usize, u16)>,
-    /// The same with the code of the value (see `codes.rs`).
-    coded_unmarked: Vec<(usize, u8)>,
 }
 
 impl Default for WideBlock {
@@ -95,7 +94,6 @@ impl WideBlock {
             seen: Vec::new(),
             exact_below: Vec::new(),
             unmarked: Vec::new(),
-            coded_unmarked: Vec::new(),
         }
     }
 
@@ -143,7 +141,6 @@ impl WideBlock {
         takes: &[(usize, bool)],
         mask: u32,
         bound: usize,
-        codes: Option<&ScanCodes>,
         options: &mut ValueSet,
     ) -> u32 {
         let n = g.len();
@@ -158,7 +155,7 @@ impl WideBlock {
             let room = bound.max(512);
             if room <= WIDEST_ROW {
                 fill_with_row!(self, self.row_use.min(room),
-                    (g, rare, takes, start, mask, bound, codes),
+                    (g, rare, takes, start, mask, bound),
                     64 128 192 256 320 384 448 512 576 640 704 768 832 896 960 1024
                     1088 1152 1216 1280 1344 1408 1472 1536 1600 1664 1728 1792 1856 1920 1984
                     2048);
@@ -185,7 +182,6 @@ impl WideBlock {
         exact_below
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn fill<const ROW: usize>(
         &mut self,
         g: &[u16],
@@ -194,7 +190,6 @@ impl WideBlock {
         start: usize,
         mask: u32,
         bound: usize,
-        codes: Option<&ScanCodes>,
     ) {
         self.row = ROW;
         self.used = self.row_use.min(ROW);
@@ -256,11 +251,7 @@ impl WideBlock {
         self.exact_below.clear();
         self.exact_below.resize(WIDE_BLOCK_HEAPS, cut);
         if !self.unmarked.is_empty() {
-            // With every partner common, a value is told by its code (as a common value).
-            let partners_from = self.unmarked.iter().map(|&(p, _)| p).min().unwrap_or(0);
-            let codes = codes
-                .filter(|c| c.common_from(partners_from) && self.used <= CODED_VALUES as usize);
-            self.find_candidates(g, mask, codes);
+            self.find_candidates(g, mask);
         }
         self.start = start;
         self.mask = mask;
@@ -270,7 +261,7 @@ impl WideBlock {
     /// Flags each heap's [`CANDIDATES`] least common values (under `mask`) not marked that an
     /// unmarked rare heap gives, and bounds the exact flags of the heaps with as many
     /// candidates.
-    fn find_candidates(&mut self, g: &[u16], mask: u32, codes: Option<&ScanCodes>) {
+    fn find_candidates(&mut self, g: &[u16], mask: u32) {
         // The common values in the exact part of a row.
         let limit = if self.capped {
             self.used - 1
@@ -307,19 +298,7 @@ impl WideBlock {
                 *exact_below = (*exact_below).min(last);
             }
         }
-        let found = match codes {
-            Some(codes) => {
-                let coded = candidates.map(|row| row.map(|v| codes.code(v.into())));
-                self.coded_unmarked.clear();
-                (self.coded_unmarked).extend(
-                    self.unmarked
-                        .iter()
-                        .map(|&(p, v)| (p, codes.code(v.into()))),
-                );
-                super::block::find_candidates(codes.codes(), &self.coded_unmarked, &coded)
-            }
-            None => find_candidates(g, &self.unmarked, &candidates),
-        };
+        let found = find_candidates(g, &self.unmarked, &candidates);
         for (row, &heaps) in candidates.iter().zip(&found) {
             let mut bits = heaps;
             while bits != 0 {
@@ -334,7 +313,6 @@ impl WideBlock {
         self.seen.capacity()
             + 4 * self.exact_below.capacity()
             + std::mem::size_of::<(usize, u16)>() * self.unmarked.capacity()
-            + std::mem::size_of::<(usize, u8)>() * self.coded_unmarked.capacity()
     }
 }
 
@@ -586,7 +564,6 @@ pub(super) mod tests {
                         &takes,
                         1,
                         bound,
-                        None,
                         &mut by_block,
                     );
                     let mut by_heap = ValueSet::default();
@@ -696,16 +673,8 @@ pub(super) mod tests {
             let splits = [(n, false)];
             let mut by_block = ValueSet::default();
             by_block.grow(1024);
-            let exact_below = block.insert_rare_pairs(
-                &g[..n],
-                &rare,
-                &splits,
-                &takes,
-                1,
-                512,
-                None,
-                &mut by_block,
-            );
+            let exact_below =
+                block.insert_rare_pairs(&g[..n], &rare, &splits, &takes, 1, 512, &mut by_block);
             let mut by_heap = ValueSet::default();
             by_heap.grow(1024);
             super::super::values::insert_rare_pairs(&g, &rare, n, false, &mut by_heap);

@@ -1,5 +1,5 @@
 //! The scan of the pairs `(a, rest - a)` for the rare values still missing, when values take two
-//! bytes:
+//! bytes and the byte codes of `codes.rs` do not serve:
 //!
 //! - while many values are wanted and every value is below [`SMALL_VALUES`] (AVX2): 32 pairs a
 //!   step are tested against the whole set wanted at once, by the byte-set lookup of four
