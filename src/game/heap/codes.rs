@@ -1,19 +1,22 @@
 //! The values of a two-byte sparse space in one byte each, for the scan of the pairs: while
 //! every value is below [`CODED_VALUES`] (Officers' values to 2^22 are below 320), the code of a
-//! value is the value without bit `j`, the lowest bit of the mask. Two rare values differ in a
-//! bit of the mask besides `j` (an even count of them), so a rare value is told by its code, and
-//! the code of `a ^ b` is the code of `a` xored with that of `b`. The scan of the pairs of common
+//! value is the value without bit `j`, the lowest bit of the mask. Two values of one kind (both
+//! rare or both common) xor to a value with an even count of bits under the mask, so never to
+//! bit `j` alone: a value is told within its kind by its code, and the code of `a ^ b` is the
+//! code of `a` xored with that of `b`. The scan of the pairs of common
 //! heaps, whose values are the rare ones still wanted, then reads a byte a heap and tests 64
 //! pairs a step against a set of 256 codes, as for one-byte values (`byte_scan.rs`).
 //!
 //! A pair with a rare part has a common value, whose code may be a rare value's: each rare heap
 //! has `0xff` in `lanes`, or-ed into the code of its pairs, which makes it the code of the rare
 //! value with every bit but `j` set (509 for Officers' mask), a value the scan never looks for
-//! (when it is wanted, or a pair has two rare parts, the codes do not answer).
+//! (the codes do not answer when it is wanted, or when a pair's high part may be rare: below
+//! twice the last rare heap).
 //!
-//! Two common values differ in a bit of the mask besides `j` too, and the order of the codes of
-//! one kind is the order of their values, so once every partner of a block's rare heaps is
-//! common the pairs with a rare part (whose values are common) are the byte block of `block.rs`
+//! Two values of one kind never differ highest in bit `j` (the bits below it are not under the
+//! mask, so `j` would be their only differing bit under it), so codes of one kind are in the order
+//! of their values, and once every partner of a block's rare heaps is common the pairs with a
+//! rare part (whose values are common) are the byte block of `block.rs`
 //! run on the codes: rows of 256 exact flags, each code a common value.
 //!
 //! The codes take a byte a heap beside the two of the values, and are kept only while they fit
@@ -191,9 +194,14 @@ impl ScanCodes {
 
     /// The bytes held, spare capacity included.
     pub fn bytes(&self) -> usize {
-        self.codes.capacity()
+        self.code_bytes()
             + self.lanes.capacity()
             + size_of::<RareHeap>() * self.coded_rare.capacity()
+    }
+
+    /// The bytes of the codes themselves (a byte a heap), spare capacity included.
+    pub fn code_bytes(&self) -> usize {
+        self.codes.capacity()
     }
 
     /// Takes the values of the pairs `(a, rest - a)` out of `wanted` (rare values), until its
@@ -429,6 +437,15 @@ mod tests {
                 }
                 None => panic!("round {round}: refused with no pair of rare parts"),
             }
+            // 509, the value of the lanes' code, wanted: the codes do not answer.
+            let mut with_509 = ValueSet::default();
+            with_509.grow(1024);
+            with_509.insert(codes.rare_value(0xff));
+            assert_eq!(
+                codes.find(rest, unequal, &mut with_509, 1),
+                None,
+                "round {round}"
+            );
             let near = last_rare + 1 + (next() % last_rare.max(1) as u64) as usize;
             if near < len && near - last_pair(near, unequal) <= last_rare {
                 assert_eq!(

@@ -209,6 +209,9 @@ pub struct HeapSequence {
     codes_fit: bool,
     /// Whether `scan_codes` was built under this mask (or found of no use).
     codes_tried: bool,
+    /// How many scans and blocks of heaps ran on the codes (for the tests).
+    #[cfg(test)]
+    coded_runs: (usize, usize),
 }
 
 const FIRST_CHECKPOINT: usize = 64;
@@ -241,6 +244,8 @@ impl HeapSequence {
             code_block: RareBlock::default(),
             codes_fit: false,
             codes_tried: false,
+            #[cfg(test)]
+            coded_runs: (0, 0),
         };
         seq.split_takes = (seq.rules.takes.iter().filter(|t| t.two))
             .map(|t| (t.take as usize, t.unequal))
@@ -284,6 +289,13 @@ impl HeapSequence {
 
     fn codes_bytes(&self) -> usize {
         self.scan_codes.as_ref().map_or(0, codes::ScanCodes::bytes)
+    }
+
+    /// The bytes of the codes counted a byte a heap (their rare heaps are counted as tables).
+    fn code_bytes(&self) -> usize {
+        self.scan_codes
+            .as_ref()
+            .map_or(0, codes::ScanCodes::code_bytes)
     }
 
     /// The moves the sequence is computed from.
@@ -368,7 +380,8 @@ impl HeapSequence {
     /// Drops the scan's codes, and builds no more, unless they fit in the memory limit beside
     /// the values of heaps `0..=n`: they only make the scan faster.
     fn fit_codes(&mut self, n: u64, limits: &Limits) {
-        let width = self.values.width() + 1;
+        // The codes serve values of two bytes, and take a third.
+        let width = self.values.width().max(2) + 1;
         self.codes_fit = self.check_width(n, width, 0, limits).is_ok();
         if !self.codes_fit {
             self.scan_codes = None;
@@ -385,7 +398,7 @@ impl HeapSequence {
         more: usize,
         limits: &Limits,
     ) -> Result<(), SolveError> {
-        let tables = (self.bytes() - self.values.bytes() - self.codes_bytes() + more) as u128;
+        let tables = (self.bytes() - self.values.bytes() - self.code_bytes() + more) as u128;
         let needs = (n as u128 + 1) * width as u128 + tables;
         if needs <= limits.max_memory as u128 {
             return Ok(());
@@ -592,6 +605,10 @@ impl HeapSequence {
             _ => None,
         };
         if let Some(bound) = coded {
+            #[cfg(test)]
+            {
+                self.coded_runs.1 += 1;
+            }
             exact_below = bound;
         } else if let CompactValues::Halves(g) = &self.values {
             exact_below = (self.wide).insert_rare_pairs(
@@ -613,7 +630,9 @@ impl HeapSequence {
             self.wanted.clear();
             self.insert_rare_pairs(splits);
             found = self.common_mex_and_wanted();
-            self.wide.lengthen_rows_if_cut(found.map(|(mex, _)| mex));
+            if coded.is_none() {
+                self.wide.lengthen_rows_if_cut(found.map(|(mex, _)| mex));
+            }
         }
         let Some((common_mex, mut missing_rare)) = found else {
             // Cannot happen (the options hold fewer values than there are common values), but
@@ -631,6 +650,10 @@ impl HeapSequence {
                 CompactValues::Halves(g) => {
                     let coded = (self.scan_codes.as_ref())
                         .and_then(|c| c.find(rest, unequal, &mut self.wanted, missing_rare));
+                    #[cfg(test)]
+                    {
+                        self.coded_runs.0 += usize::from(coded.is_some());
+                    }
                     coded.unwrap_or_else(|| {
                         let bound = self.bound;
                         wide_scan::find_in_wide_pairs(

@@ -3,42 +3,48 @@ use super::*;
 /// The plain definition: every option, then the mex.
 fn plain(rules: &HeapRules, len: usize) -> Vec<u32> {
     let mut g: Vec<u32> = Vec::new();
-    for n in 0..len {
-        let mut values = Vec::new();
-        for t in &rules.takes {
-            let take = t.take as usize;
-            if take > n {
-                continue;
-            }
-            let rest = n - take;
-            if t.none && rest == 0 {
-                values.push(0);
-            }
-            if t.one && rest > 0 {
-                values.push(g[rest]);
-            }
-            if t.two {
-                for a in 1..rest {
-                    if !(t.unequal && 2 * a == rest) {
-                        values.push(g[a] ^ g[rest - a]);
-                    }
+    for _ in 0..len {
+        g.push(plain_value(rules, &g));
+    }
+    g
+}
+
+/// The value of heap `g.len()` by the plain definition, from the values `g` of the heaps below.
+fn plain_value(rules: &HeapRules, g: &[u32]) -> u32 {
+    let n = g.len();
+    let mut values = Vec::new();
+    for t in &rules.takes {
+        let take = t.take as usize;
+        if take > n {
+            continue;
+        }
+        let rest = n - take;
+        if t.none && rest == 0 {
+            values.push(0);
+        }
+        if t.one && rest > 0 {
+            values.push(g[rest]);
+        }
+        if t.two {
+            for a in 1..rest {
+                if !(t.unequal && 2 * a == rest) {
+                    values.push(g[a] ^ g[rest - a]);
                 }
             }
         }
-        for r in &rules.ranges {
-            let hi = r.hi.map_or(n, |hi| (hi as usize).min(n));
-            for k in r.lo as usize..=hi {
-                values.push(g[n - k]);
-            }
-        }
-        let options = values.len();
-        let mut present = vec![false; options + 1];
-        for &v in values.iter().filter(|&&v| v as usize <= options) {
-            present[v as usize] = true;
-        }
-        g.push(present.iter().position(|&p| !p).unwrap() as u32);
     }
-    g
+    for r in &rules.ranges {
+        let hi = r.hi.map_or(n, |hi| (hi as usize).min(n));
+        for k in r.lo as usize..=hi {
+            values.push(g[n - k]);
+        }
+    }
+    let options = values.len();
+    let mut present = vec![false; options + 1];
+    for &v in values.iter().filter(|&&v| v as usize <= options) {
+        present[v as usize] = true;
+    }
+    present.iter().position(|&p| !p).unwrap() as u32
 }
 
 fn fast(rules: &HeapRules, len: usize) -> Vec<u32> {
@@ -298,13 +304,63 @@ fn officers_with_byte_codes_match_a_brute_force() {
         .map(|n| seq.value(n, &Limits::default()).unwrap())
         .collect();
     assert!(seq.scan_codes.is_some());
+    let (scans, blocks) = seq.coded_runs;
+    assert!(scans > 10_000 && blocks > 10_000, "{:?}", seq.coded_runs);
     assert_eq!(values, officers_brute_force(len));
+}
+
+#[test]
+fn the_coded_paths_match_the_plain_method_on_random_values() {
+    // Values at random below 128 (so that the heaps after them stay below 512), kept in two
+    // bytes, under Officers' mask: rare heaps among the first 200 only, so that the scan and the
+    // blocks soon run on the codes; several takes, unequal parts or not. The heaps after them
+    // are computed by the sequence and by the plain definition from the same values.
+    let mask = 0x1ee;
+    let is_rare = |v: u32| (v & mask).count_ones().is_multiple_of(2);
+    let mut next = wide::tests::stream(3);
+    for &(digits, unequal) in &[
+        (&[0u8, 6][..], false),
+        (&[0, 6, 4], true),
+        (&[0, 4, 4], false),
+    ] {
+        let rules = octal(digits, unequal);
+        let mut g: Vec<u32> = (0..6000)
+            .map(|n| {
+                let v = (next() % 128) as u32;
+                if n < 200 || !is_rare(v) || n == 0 {
+                    v
+                } else {
+                    v ^ 2
+                }
+            })
+            .collect();
+        let mut seq = HeapSequence::continued_from(rules.clone(), g.iter().copied());
+        seq.values = CompactValues::Halves(g.iter().map(|&v| v as u16).collect());
+        seq.set_mask(0);
+        seq.set_mask(mask);
+        for n in g.len()..8000 {
+            let value = seq.value(n as u64, &Limits::default()).unwrap();
+            assert_eq!(
+                value,
+                plain_value(&rules, &g),
+                "{digits:?} {unequal} heap {n}"
+            );
+            g.push(value);
+        }
+        assert!(seq.mask == mask && seq.scan_codes.is_some(), "{digits:?}");
+        let (scans, blocks) = seq.coded_runs;
+        assert!(
+            scans > 1000 && blocks > 1000,
+            "{digits:?} {:?}",
+            seq.coded_runs
+        );
+    }
 }
 
 #[test]
 fn officers_without_room_for_the_codes_has_the_same_values() {
     // A limit that holds the values at two bytes and the tables, not a third byte a value: the
-    // codes are not built (nor kept), and the values are the same.
+    // codes are never built, the limit holds, and the values are the same.
     let officers = octal(&[0, 6], false);
     let n = 999_999u64;
     let mut with_codes = HeapSequence::new(officers.clone());
@@ -318,7 +374,8 @@ fn officers_without_room_for_the_codes_has_the_same_values() {
     };
     let mut without = HeapSequence::new(officers);
     without.value(n, &limits).unwrap();
-    assert!(without.scan_codes.is_none());
+    assert!(without.scan_codes.is_none() && without.coded_runs == (0, 0));
+    assert!(without.bytes() <= limits.max_memory);
     assert!(without.values().eq(with_codes.values()));
 }
 
