@@ -206,7 +206,7 @@ impl ScanCodes {
 
     /// Takes the values of the pairs `(a, rest - a)` out of `wanted` (rare values), until its
     /// `missing` values are found; returns how many are still missing. `None` when the codes
-    /// cannot tell: a pair has two rare parts, or the value of the code `0xff` is wanted.
+    /// cannot tell: a pair's high part may be rare, or the value of the code `0xff` is wanted.
     pub fn find(
         &self,
         rest: usize,

@@ -605,10 +605,6 @@ impl HeapSequence {
             _ => None,
         };
         if let Some(bound) = coded {
-            #[cfg(test)]
-            {
-                self.coded_runs.1 += 1;
-            }
             exact_below = bound;
         } else if let CompactValues::Halves(g) = &self.values {
             exact_below = (self.wide).insert_rare_pairs(
@@ -624,7 +620,13 @@ impl HeapSequence {
             self.insert_rare_pairs(splits);
         }
         let mut found = self.common_mex_and_wanted();
-        if exact_below != u32::MAX && found.is_none_or(|(mex, _)| mex >= exact_below) {
+        let past_block = exact_below != u32::MAX && found.is_none_or(|(mex, _)| mex >= exact_below);
+        #[cfg(test)]
+        {
+            // The heaps whose value the code block gave.
+            self.coded_runs.1 += usize::from(coded.is_some() && !past_block);
+        }
+        if past_block {
             // The block's rows were too short for this heap, or its candidates all found: its
             // rare pairs one by one.
             self.wanted.clear();
