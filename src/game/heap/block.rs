@@ -190,7 +190,7 @@ fn eight(v: u8) -> u64 {
 }
 
 /// Eight partners from `partners`, as one word.
-fn eight_of(partners: &[u8]) -> u64 {
+pub(super) fn eight_of(partners: &[u8]) -> u64 {
     u64::from_le_bytes(partners.try_into().expect("eight bytes"))
 }
 

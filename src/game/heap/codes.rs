@@ -22,6 +22,7 @@
 //! The codes take a byte a heap beside the two of the values, and are kept only while they fit
 //! the memory limit (the heap sequence drops them otherwise: they only make it faster).
 
+use super::block::eight_of;
 use super::byte_scan::{self, ByteSet};
 use super::values::{last_pair, RareHeap, ValueSet};
 
@@ -46,15 +47,14 @@ const FIRST_MARKED: usize = 192;
 /// is one), as flags; the length is a multiple of 8.
 fn mark_pairs(low: &[u8], high: &[u8], lanes: &[u8]) -> [bool; 256] {
     let mut seen = [false; 256];
-    let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().expect("eight bytes"));
     let len = low.len();
     for i in (0..len).step_by(8) {
+        // The lanes may end within the eight pairs: the pairs past them are not masked.
         let mut lane = [0u8; 8];
-        let some = lanes.get(i..).unwrap_or_default();
-        let some = &some[..some.len().min(8)];
+        let some = &lanes[lanes.len().min(i)..lanes.len().min(i + 8)];
         lane[..some.len()].copy_from_slice(some);
-        let lane = u64::from_le_bytes(lane);
-        let x = word(&low[i..i + 8]) ^ word(&high[len - i - 8..len - i]).swap_bytes() | lane;
+        let x = eight_of(&low[i..i + 8]) ^ eight_of(&high[len - i - 8..len - i]).swap_bytes()
+            | eight_of(&lane);
         for k in 0..8 {
             seen[(x >> (8 * k)) as u8 as usize] = true;
         }
