@@ -27,7 +27,7 @@ pub const PROMPT: &str = "grundy> ";
 pub const CONTINUATION: &str = "   ...> ";
 
 /// The words of the language that are not names: keywords, statement words and game forms;
-/// the `kw_` rules of `grammar/grundy.pest`, one for one (a test in `tests/repl_backend.rs`
+/// the `kw_` rules of `grammar/grundy.pest`, one for one (a test in `tests/it/repl_backend.rs`
 /// compares them).
 pub const KEYWORDS: &[&str] = &[
     "and",

@@ -3,8 +3,7 @@
 //! `period` claim of `octal CODE`; the AST walker (`interpret_only`, the plain method) is the
 //! oracle of the values. Also the spellings the issue names, and `:method` / `:time`.
 
-#[path = "support/printed.rs"]
-mod printed;
+use crate::support::printed;
 
 use grundy::game::method::Proof;
 use grundy::game::{Limits, Method};

@@ -1,8 +1,7 @@
 //! `period` and huge heaps: least periods, looked for far enough, and arithmetic periods proved,
 //! each against a brute force written here (the plain mex over the moves) on a long prefix.
 
-#[path = "support/printed.rs"]
-mod printed;
+use crate::support::printed;
 
 use grundy::game::Limits;
 use proptest::prelude::*;

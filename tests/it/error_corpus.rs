@@ -17,15 +17,19 @@ fn corpus_limits() -> Limits {
 
 #[test]
 fn every_bad_program_gets_its_diagnostic() {
-    insta::glob!("inputs/errors/*.game", |path| {
-        let source = std::fs::read_to_string(path).unwrap();
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let rendered = match grundy::run_to_string_with(&name, &source, corpus_limits()) {
-            Ok(out) => panic!("{name} ran without error:\n{out}"),
-            Err(e) => e,
-        };
-        insta::assert_snapshot!(rendered);
-    });
+    insta::glob!(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/inputs"),
+        "errors/*.game",
+        |path| {
+            let source = std::fs::read_to_string(path).unwrap();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            let rendered = match grundy::run_to_string_with(&name, &source, corpus_limits()) {
+                Ok(out) => panic!("{name} ran without error:\n{out}"),
+                Err(e) => e,
+            };
+            insta::assert_snapshot!(rendered);
+        }
+    );
 }
 
 #[test]
@@ -43,7 +47,7 @@ fn the_corpus_covers_every_error_code() {
             seen.insert(code.to_string());
         }
     }
-    let error_rs = include_str!("../src/error.rs");
+    let error_rs = include_str!("../../src/error.rs");
     let all: Vec<&str> = error_rs
         .split("code(grundy::")
         .skip(1)
@@ -51,10 +55,10 @@ fn the_corpus_covers_every_error_code() {
         .collect();
     for code in all {
         // `deferred` is internal to parallel sweeps: the case runs again and is never shown.
-        // `io` and `not_utf8` are about files, tested with the binary (tests/cli.rs).
-        // `cache` is a warning about cache files, tested with damaged files (tests/cache.rs).
+        // `io` and `not_utf8` are about files, tested with the binary (tests/it/cli.rs).
+        // `cache` is a warning about cache files, tested with damaged files (tests/it/cache.rs).
         // `unproved` needs a search of more than 2^20 states, past the corpus's 8 MiB: it is
-        // tested at the default limits (tests/sparse_reach.rs).
+        // tested at the default limits (tests/it/sparse_reach.rs).
         if code == "io"
             || code == "not_utf8"
             || code == "interrupted"

@@ -320,7 +320,7 @@ fn quoted(text: &str) -> Vec<String> {
 
 #[test]
 fn the_keywords_are_those_of_the_grammar() {
-    let grammar = include_str!("../grammar/grundy.pest");
+    let grammar = include_str!("../../grammar/grundy.pest");
     let mut in_grammar: Vec<String> = grammar
         .lines()
         .filter(|line| line.starts_with("kw_"))

@@ -2,8 +2,7 @@
 //! and the peak memory of the process, as the kernel measured it (`wait4`), stays within the
 //! limit plus a small constant above the interpreter's own footprint.
 
-#[path = "support/measured.rs"]
-mod measured;
+use crate::support::measured;
 
 /// The memory limit the runaways run under, in MiB.
 const LIMIT_MIB: usize = 64;

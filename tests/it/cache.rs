@@ -3,8 +3,7 @@
 //! truncated, of another game or of another version are ignored with a warning; equal games
 //! share a file and different ones do not; writers at the same time never leave a broken file.
 
-#[path = "support/grundys_rules.rs"]
-mod grundys_rules;
+use crate::support::grundys_rules;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;

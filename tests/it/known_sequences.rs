@@ -1,7 +1,6 @@
 //! Grundy sequences against published values (OEIS A002186, A002187, A002188) and closed forms.
 
-#[path = "support/printed.rs"]
-mod printed;
+use crate::support::printed;
 
 fn sequence(decls: &str, game: &str, last: usize) -> Vec<u64> {
     let source = format!("{decls}\nsequence {game} 0..={last}");

@@ -2,12 +2,9 @@
 //! with computations written here, and the peak memory of the process stays about a byte a
 //! value, as the kernel measured it (`wait4`).
 
-#[path = "support/grundys_rules.rs"]
-mod grundys_rules;
-#[path = "support/measured.rs"]
-mod measured;
-#[path = "support/printed.rs"]
-mod printed;
+use crate::support::grundys_rules;
+use crate::support::measured;
+use crate::support::printed;
 
 use printed::sequence_values;
 

@@ -3,8 +3,7 @@
 
 use std::collections::HashMap;
 
-#[path = "support/reach.rs"]
-mod reach;
+use crate::support::reach;
 use reach::reachable;
 
 const GAMES: &str = "game bounce on n { if n > 0 { n -= 1 }; if n == 1 { n += 1 } }\n\

@@ -228,7 +228,7 @@ fn orders_match_the_classes_of_a_brute_force() {
 #[test]
 fn nim_heaps_have_a_tame_quotient_and_kayles_not() {
     // Nim is tame (Winning Ways, ch. 13: misère Nim is played by the tame rule); Kayles' heap
-    // of 5 has the wild genus 4^146 (tests/misere.rs checks it), so its quotient is not tame.
+    // of 5 has the wild genus 4^146 (tests/it/misere.rs checks it), so its quotient is not tame.
     let out = run("quotient nim 0..=7");
     assert!(out.contains(", tame"), "{out}");
     let out = run("quotient kayles 0..=6");

@@ -4,8 +4,7 @@
 
 use std::collections::HashMap;
 
-#[path = "support/reach.rs"]
-mod reach;
+use crate::support::reach;
 use reach::reachable;
 
 use proptest::prelude::*;

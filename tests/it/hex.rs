@@ -2,8 +2,7 @@
 //! every move, splits in three included), proved periods against that brute force on a long
 //! prefix, and codes whose digits are all at most 7 against the same `octal` code.
 
-#[path = "support/printed.rs"]
-mod printed;
+use crate::support::printed;
 
 use grundy::game::{Limits, Method};
 use proptest::prelude::*;

@@ -38,7 +38,7 @@ fn texts_and_glyphs(svg: &str) -> Vec<(String, usize)> {
 
 /// The shipped font, read from its file.
 fn font() -> ttf_parser::Face<'static> {
-    static FILE: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+    static FILE: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
     ttf_parser::Face::parse(FILE, 0).unwrap()
 }
 

@@ -1,0 +1,6 @@
+//! Helpers shared by the test modules.
+
+pub mod grundys_rules;
+pub mod measured;
+pub mod printed;
+pub mod reach;
