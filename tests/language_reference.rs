@@ -549,3 +549,15 @@ fn every_one_liner_of_the_readme_runs() {
         assert_eq!(png_size(&made), png_size(&committed), "docs/img/{name}");
     }
 }
+
+#[test]
+fn the_tutorial_is_a_help_topic_and_the_index_names_it() {
+    let text = grundy::repl::help::help("tutorial").unwrap();
+    assert!(
+        text.starts_with("tutorial  (docs/TUTORIAL.md, section \"A first session with grundy\")"),
+        "{text}"
+    );
+    assert!(text.contains("\n    grundy> game take134 on n"), "{text}");
+    assert!(!text.contains("More examples"), "{text}");
+    assert!(grundy::repl::help::index().contains("`:help tutorial`"));
+}
