@@ -569,6 +569,38 @@ mod tests {
     }
 
     #[test]
+    fn a_session_block_is_typed_lines_and_what_was_printed() {
+        let block = [
+            "grundy> game g on n {",
+            "   ...>   for k in 1..=n { n -= k }",
+            "   ...> }",
+            "grundy> grundy g[3]",
+            "3",
+            "   ...> not typed: printed after an answer",
+        ];
+        let exchanges = transcript(&block);
+        assert_eq!(exchanges.len(), 2);
+        assert_eq!(
+            exchanges[0].typed,
+            ["game g on n {", "  for k in 1..=n { n -= k }", "}"]
+        );
+        assert_eq!(exchanges[0].printed, "");
+        assert_eq!(exchanges[1].typed, ["grundy g[3]"]);
+        assert_eq!(
+            exchanges[1].printed,
+            "3\n   ...> not typed: printed after an answer\n"
+        );
+        let page = format!(
+            "# P\n<!-- help: s -->\n```session\n{}\n```\n",
+            block.join("\n")
+        );
+        let topics = topics_of(&page);
+        let topic = topics.iter().find(|t| t.names == ["s"]).unwrap();
+        assert_eq!(topic.examples.len(), 1);
+        assert_eq!(topic.examples[0].len(), 4, "the typed lines only");
+    }
+
+    #[test]
     fn tables_are_aligned_and_escaped_bars_kept() {
         let rows = ["| a | bb |", "|---|---|", "| `x \\| y` | z |"].map(String::from);
         assert_eq!(render(&rows), "  a         bb\n  `x | y`   z\n");
