@@ -269,9 +269,9 @@ fn every_session_shown_is_what_grundy_prints() {
     }
 }
 
-/// The README's session, run as a fresh clone runs it: the binary, given the lines typed on
-/// standard input (`grundy -`) in an empty folder with an empty home, prints exactly what the
-/// session shows, and nothing on standard error.
+/// The README's session, run as a fresh clone runs it: the binary, given the lines typed as a
+/// file in an empty folder with an empty home, prints exactly what the session shows, and
+/// nothing on standard error.
 #[test]
 fn the_readme_session_is_what_the_binary_prints() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
@@ -289,25 +289,15 @@ fn the_readme_session_is_what_the_binary_prints() {
     });
     assert!(!typed.is_empty(), "the README shows no session");
     let folder = tempfile::tempdir().unwrap();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .arg("-")
+    std::fs::write(folder.path().join("session.game"), typed).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .arg("session.game")
         .current_dir(folder.path())
         .env("HOME", folder.path())
         .env("XDG_DATA_HOME", folder.path())
         .env_remove("RAYON_NUM_THREADS")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
+        .output()
         .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(typed.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success() && stderr.is_empty(), "{stderr}");
     assert_eq!(String::from_utf8_lossy(&output.stdout), shown);
