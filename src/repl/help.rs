@@ -1,23 +1,35 @@
 //! Help topics at the prompt (`:help`, `:help TOPIC`), drawn from the language reference,
-//! `docs/LANGUAGE.md`, which is built into the binary: the reference is the one source of this
-//! text. The format is written at the top of the reference: a line `<!-- help: NAME... -->`
-//! starts a topic that runs to the next heading, the next such line or `<!-- /help -->`; a
-//! built-in function's topic is its row of the table in "Built-in functions" with the example
-//! lines that call it, and a command's topic its row of the table in "The prompt" with the
-//! example lines that start with it.
+//! `docs/LANGUAGE.md`, and the tutorial, `docs/TUTORIAL.md`, which are built into the binary:
+//! the documents are the one source of this text. The format is written at the top of the
+//! reference: a line `<!-- help: NAME... -->` starts a topic that runs to the next heading, the
+//! next such line or `<!-- /help -->`; a built-in function's topic is its row of the table in
+//! "Built-in functions" with the example lines that call it, and a command's topic its row of
+//! the table in "The prompt" with the example lines that start with it. A code block tagged
+//! `session` is a transcript: lines after the prompt are typed, the others are what grundy
+//! printed ([`transcript`]).
 
 use std::sync::OnceLock;
 
-use super::COMMANDS;
+use super::{COMMANDS, CONTINUATION, PROMPT};
 use crate::builtins::BUILTINS;
 
 /// The language reference, as it was when the binary was built.
 pub const REFERENCE: &str = include_str!("../../docs/LANGUAGE.md");
+/// The tutorial, as it was when the binary was built.
+pub const TUTORIAL: &str = include_str!("../../docs/TUTORIAL.md");
+
+/// The documents the topics are drawn from: each one's path in the repository, and its text.
+pub const DOCUMENTS: [(&str, &str); 2] = [
+    ("docs/LANGUAGE.md", REFERENCE),
+    ("docs/TUTORIAL.md", TUTORIAL),
+];
 
 const MARKER: &str = "<!-- help:";
 const END_MARKER: &str = "<!-- /help -->";
 const FUNCTIONS_SECTION: &str = "Built-in functions";
 const COMMANDS_SECTION: &str = "The prompt";
+/// The tag of a code block that is a transcript of a session.
+pub const SESSION_TAG: &str = "session";
 
 /// What a topic describes, which is how the index groups them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,7 +48,9 @@ pub struct Topic {
     /// The names it is found by.
     pub names: Vec<String>,
     pub kind: TopicKind,
-    /// The heading of the section of the reference it comes from.
+    /// The document it comes from (`docs/LANGUAGE.md`).
+    pub document: &'static str,
+    /// The heading of the section of the document it comes from.
     pub section: String,
     /// Its text, in the Markdown of the reference.
     pub markdown: Vec<String>,
@@ -85,40 +99,63 @@ fn runnable(tag: &str) -> bool {
     tag.is_empty() || tag == "grundy"
 }
 
+/// One entry of a transcript: the lines typed (without their prompts) and what grundy printed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exchange {
+    pub typed: Vec<String>,
+    pub printed: String,
+}
+
+/// The entries of a `session` block: a line that starts with the prompt starts an entry, one
+/// that starts with the continuation prompt continues it, and every other line is printed.
+pub fn transcript(lines: &[impl AsRef<str>]) -> Vec<Exchange> {
+    let mut exchanges: Vec<Exchange> = Vec::new();
+    for line in lines.iter().map(AsRef::as_ref) {
+        if let Some(typed) = line.strip_prefix(PROMPT.trim_end()) {
+            exchanges.push(Exchange {
+                typed: vec![typed.strip_prefix(' ').unwrap_or(typed).to_string()],
+                printed: String::new(),
+            });
+            continue;
+        }
+        let Some(exchange) = exchanges.last_mut() else {
+            continue;
+        };
+        match line.strip_prefix(CONTINUATION.trim_end()) {
+            Some(typed) if exchange.printed.is_empty() => exchange
+                .typed
+                .push(typed.strip_prefix(' ').unwrap_or(typed).to_string()),
+            _ => {
+                exchange.printed.push_str(line);
+                exchange.printed.push('\n');
+            }
+        }
+    }
+    exchanges
+}
+
+/// The lines a code block runs at the prompt: all of a runnable block, the typed lines of a
+/// transcript, none of another block.
+fn example_lines(tag: &str, lines: &[&str]) -> Option<Vec<String>> {
+    if runnable(tag) {
+        Some(lines.iter().map(|l| l.to_string()).collect())
+    } else if tag == SESSION_TAG {
+        Some(
+            transcript(lines)
+                .into_iter()
+                .flat_map(|e| e.typed)
+                .collect(),
+        )
+    } else {
+        None
+    }
+}
+
 /// Every topic of `reference`, in its order: the marked ones, then the built-in functions, then
 /// the commands.
 pub fn topics_of(reference: &str) -> Vec<Topic> {
     let parts = parts(reference);
-    let mut topics: Vec<Topic> = Vec::new();
-    let mut open = false;
-    for (section, part) in &parts {
-        match part {
-            Part::Marker(names) => {
-                topics.push(Topic {
-                    names: names.clone(),
-                    kind: TopicKind::Language,
-                    section: section.to_string(),
-                    markdown: Vec::new(),
-                    examples: Vec::new(),
-                });
-                open = true;
-            }
-            Part::Heading | Part::EndMarker => open = false,
-            Part::Text(line) if open => topics.last_mut().unwrap().markdown.push(line.to_string()),
-            Part::Code { tag, lines } if open => {
-                let topic = topics.last_mut().unwrap();
-                topic.markdown.push(format!("```{tag}"));
-                topic.markdown.extend(lines.iter().map(|l| l.to_string()));
-                topic.markdown.push("```".to_string());
-                if runnable(tag) {
-                    topic
-                        .examples
-                        .push(lines.iter().map(|l| l.to_string()).collect());
-                }
-            }
-            _ => {}
-        }
-    }
+    let mut topics = marked_topics(DOCUMENTS[0].0, &parts);
     let names: Vec<Vec<String>> = BUILTINS.iter().map(|b| vec![b.name.to_string()]).collect();
     topics.extend(table_topics(
         &parts,
@@ -134,6 +171,38 @@ pub fn topics_of(reference: &str) -> Vec<Topic> {
         &commands,
     ));
     topics.retain(|t| !t.markdown.iter().all(|l| l.trim().is_empty()));
+    topics
+}
+
+/// The topics marked in `document`, whose text is `parts`, in their order.
+fn marked_topics(document: &'static str, parts: &[(&str, Part<'_>)]) -> Vec<Topic> {
+    let mut topics: Vec<Topic> = Vec::new();
+    let mut open = false;
+    for (section, part) in parts {
+        match part {
+            Part::Marker(names) => {
+                topics.push(Topic {
+                    names: names.clone(),
+                    kind: TopicKind::Language,
+                    document,
+                    section: section.to_string(),
+                    markdown: Vec::new(),
+                    examples: Vec::new(),
+                });
+                open = true;
+            }
+            Part::Heading | Part::EndMarker => open = false,
+            Part::Text(line) if open => topics.last_mut().unwrap().markdown.push(line.to_string()),
+            Part::Code { tag, lines } if open => {
+                let topic = topics.last_mut().unwrap();
+                topic.markdown.push(format!("```{tag}"));
+                topic.markdown.extend(lines.iter().map(|l| l.to_string()));
+                topic.markdown.push("```".to_string());
+                topic.examples.extend(example_lines(tag, lines));
+            }
+            _ => {}
+        }
+    }
     topics
 }
 
@@ -233,6 +302,7 @@ fn table_topics(
             Topic {
                 names: names.clone(),
                 kind,
+                document: DOCUMENTS[0].0,
                 section: section.to_string(),
                 markdown,
                 examples: if example.is_empty() {
@@ -245,16 +315,22 @@ fn table_topics(
         .collect()
 }
 
-/// Every topic of the reference built into the binary.
+/// Every topic of the documents built into the binary: the reference's, then the tutorial's.
 pub fn topics() -> &'static [Topic] {
     static TOPICS: OnceLock<Vec<Topic>> = OnceLock::new();
-    TOPICS.get_or_init(|| topics_of(REFERENCE))
+    TOPICS.get_or_init(|| {
+        let mut topics = topics_of(REFERENCE);
+        let (tutorial, text) = DOCUMENTS[1];
+        topics.extend(marked_topics(tutorial, &parts(text)));
+        topics
+    })
 }
 
 /// `:help`: how to start, and the topics by kind.
 pub fn index() -> String {
     let mut text = String::from(
-        "Type statements; an entry that is not finished (an open brace, a trailing operator)\n\
+        "New here? `:help tutorial` walks through a first session.\n\n\
+         Type statements; an entry that is not finished (an open brace, a trailing operator)\n\
          continues on the next line, and a blank line abandons it. Ctrl-C cancels a computation\n\
          or the current entry. Tab completes names.\n\n\
          Topics (`:help TOPIC`, e.g. `:help period`, `:help len`, `:help :limit`):\n",
@@ -332,8 +408,8 @@ pub fn help(name: &str) -> Result<String, String> {
             _ => topic.names.join(", "),
         };
         text.push_str(&format!(
-            "{what}  (docs/LANGUAGE.md, section \"{}\")\n\n",
-            topic.section
+            "{what}  ({}, section \"{}\")\n\n",
+            topic.document, topic.section
         ));
         text.push_str(&render(&topic.markdown));
     }
@@ -490,6 +566,38 @@ mod tests {
         let beta = topics.iter().find(|t| t.names == ["beta"]).unwrap();
         assert!(beta.examples.is_empty(), "a `text` block is not an example");
         assert_eq!(render(&beta.markdown), "Beta.\n    beta FORM\n");
+    }
+
+    #[test]
+    fn a_session_block_is_typed_lines_and_what_was_printed() {
+        let block = [
+            "grundy> game g on n {",
+            "   ...>   for k in 1..=n { n -= k }",
+            "   ...> }",
+            "grundy> grundy g[3]",
+            "3",
+            "   ...> not typed: printed after an answer",
+        ];
+        let exchanges = transcript(&block);
+        assert_eq!(exchanges.len(), 2);
+        assert_eq!(
+            exchanges[0].typed,
+            ["game g on n {", "  for k in 1..=n { n -= k }", "}"]
+        );
+        assert_eq!(exchanges[0].printed, "");
+        assert_eq!(exchanges[1].typed, ["grundy g[3]"]);
+        assert_eq!(
+            exchanges[1].printed,
+            "3\n   ...> not typed: printed after an answer\n"
+        );
+        let page = format!(
+            "# P\n<!-- help: s -->\n```session\n{}\n```\n",
+            block.join("\n")
+        );
+        let topics = topics_of(&page);
+        let topic = topics.iter().find(|t| t.names == ["s"]).unwrap();
+        assert_eq!(topic.examples.len(), 1);
+        assert_eq!(topic.examples[0].len(), 4, "the typed lines only");
     }
 
     #[test]

@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use grundy::game::Limits;
-use grundy::repl::{Backend, Reply};
+use grundy::repl::help::{transcript, Exchange, SESSION_TAG};
+use grundy::repl::{Backend, Reply, CONTINUATION, PROMPT};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
@@ -104,19 +105,25 @@ fn run_block(repl: &mut Backend, document: &str, lines: &[String]) -> usize {
     ran
 }
 
-/// Runs every runnable block of `text` in one session; returns how many entries ran.
+/// Runs every runnable block of `text` in one session (of a transcript, the lines typed);
+/// returns how many entries ran.
 fn run_examples(document: &str, text: &str) -> usize {
     let mut repl = Backend::new(Limits::default());
     let mut ran = 0;
     for block in code_blocks(text) {
-        match block.tag.as_str() {
-            "" | "grundy" => {}
+        let lines = match block.tag.as_str() {
+            "" | "grundy" => block.lines,
+            SESSION_TAG => transcript(&block.lines)
+                .into_iter()
+                .flat_map(|e| e.typed)
+                .collect(),
             "text" | "sh" => continue,
-            other => {
-                panic!("{document}: a code block is tagged `{other}`: use none, `text` or `sh`")
-            }
-        }
-        ran += run_block(&mut repl, document, &block.lines);
+            other => panic!(
+                "{document}: a code block is tagged `{other}`: use none, `{SESSION_TAG}`, \
+                 `text` or `sh`"
+            ),
+        };
+        ran += run_block(&mut repl, document, &lines);
     }
     ran
 }
@@ -143,21 +150,157 @@ fn example_folder() -> &'static Path {
 }
 
 #[test]
-fn every_example_in_the_reference_and_the_readme_runs() {
+fn every_example_in_the_reference_the_tutorial_and_the_readme_runs() {
     let folder = example_folder();
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let reference = reference();
     let ran = run_examples("docs/LANGUAGE.md", &reference);
     assert!(ran >= 80, "only {ran} examples of the reference ran");
     assert!(run_examples("README.md", &readme) >= 3);
+    let tutorial = std::fs::read_to_string(root().join("docs/TUTORIAL.md")).unwrap();
+    assert!(run_examples("docs/TUTORIAL.md", &tutorial) >= 10);
     for picture in ["dawson.png", "wythoff.png", "kayles.svg"] {
         assert!(folder.join(picture).exists(), "{picture} was not written");
     }
 }
 
 #[test]
-fn the_help_is_the_reference_built_into_the_binary() {
-    assert_eq!(grundy::repl::help::REFERENCE, reference());
+fn the_help_is_the_reference_and_the_tutorial_built_into_the_binary() {
+    for (path, text) in grundy::repl::help::DOCUMENTS {
+        assert_eq!(text, std::fs::read_to_string(root().join(path)).unwrap());
+    }
+}
+
+/// What a session prints for the entries of `exchanges`, typed one after the other, with the
+/// answers as the prompt shows them (diagnostics after the answers).
+fn replayed(repl: &mut Backend, document: &str, exchanges: &[Exchange]) -> Vec<Exchange> {
+    let mut printed = Vec::new();
+    for exchange in exchanges {
+        let (last, earlier) = exchange.typed.split_last().expect("a line typed");
+        for line in earlier {
+            assert_eq!(
+                repl.feed(line),
+                Reply::More,
+                "{document}: `{line}` is shown as unfinished, and is not"
+            );
+        }
+        let text = match repl.feed(last) {
+            Reply::Done(answer) => answer.text(),
+            Reply::Quit => "(quit)\n".to_string(),
+            Reply::More => panic!("{document}: the entry ending `{last}` is unfinished"),
+        };
+        printed.push(Exchange {
+            typed: exchange.typed.clone(),
+            printed: text,
+        });
+    }
+    printed
+}
+
+/// A transcript as it is written in a `session` block.
+fn session_text(exchanges: &[Exchange]) -> String {
+    let mut text = String::new();
+    for exchange in exchanges {
+        for (i, line) in exchange.typed.iter().enumerate() {
+            let prompt = if i == 0 { PROMPT } else { CONTINUATION };
+            text.push_str(format!("{prompt}{line}").trim_end());
+            text.push('\n');
+        }
+        text.push_str(&exchange.printed);
+    }
+    text
+}
+
+/// `text` with each `session` block replaced by what `block` gives for its exchanges.
+fn with_sessions(text: &str, mut block: impl FnMut(&[Exchange]) -> String) -> String {
+    let mut out = String::new();
+    let mut session: Option<Vec<String>> = None;
+    for line in text.lines() {
+        let fence = line.trim_start().strip_prefix("```");
+        match (session.as_mut(), fence) {
+            (None, Some(tag)) if tag.trim() == SESSION_TAG => session = Some(Vec::new()),
+            (Some(lines), Some(_)) => {
+                out.push_str(&block(&transcript(lines)));
+                session = None;
+            }
+            (Some(lines), None) => {
+                lines.push(line.to_string());
+                continue;
+            }
+            _ => {}
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The session blocks of the README and the tutorial are what grundy prints, entry by entry,
+/// in one fresh session each. With `GRUNDY_UPDATE_SESSIONS=1` the documents are rewritten with
+/// what it printed instead (read the diff before committing it).
+#[test]
+fn every_session_shown_is_what_grundy_prints() {
+    example_folder();
+    let update = std::env::var_os("GRUNDY_UPDATE_SESSIONS").is_some_and(|v| v == "1");
+    for document in ["README.md", "docs/TUTORIAL.md"] {
+        let path = root().join(document);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut repl = Backend::new(Limits::default());
+        let mut sessions = 0;
+        let replayed_text = with_sessions(&text, |shown| {
+            sessions += 1;
+            session_text(&replayed(&mut repl, document, shown))
+        });
+        assert!(sessions > 0, "{document} shows no session");
+        if update {
+            std::fs::write(&path, &replayed_text).unwrap();
+        } else if replayed_text != text {
+            let shown = text.lines().zip(replayed_text.lines());
+            let (line, (expected, printed)) = shown
+                .enumerate()
+                .find(|(_, (a, b))| a != b)
+                .unwrap_or((0, ("", "(the line counts differ)")));
+            panic!(
+                "{document}, line {}: the session shows\n{expected}\nand grundy printed\n\
+                 {printed}\n(GRUNDY_UPDATE_SESSIONS=1 writes what it printed)",
+                line + 1
+            );
+        }
+    }
+}
+
+/// The README's session, run as a fresh clone runs it: the binary, given the lines typed as a
+/// file in an empty folder with an empty home, prints exactly what the session shows, and
+/// nothing on standard error.
+#[test]
+fn the_readme_session_is_what_the_binary_prints() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut typed = String::new();
+    let mut shown = String::new();
+    with_sessions(&readme, |exchanges| {
+        for exchange in exchanges {
+            for line in &exchange.typed {
+                typed.push_str(line);
+                typed.push('\n');
+            }
+            shown.push_str(&exchange.printed);
+        }
+        String::new()
+    });
+    assert!(!typed.is_empty(), "the README shows no session");
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("session.game"), typed).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .arg("session.game")
+        .current_dir(folder.path())
+        .env("HOME", folder.path())
+        .env("XDG_DATA_HOME", folder.path())
+        .env_remove("RAYON_NUM_THREADS")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success() && stderr.is_empty(), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), shown);
 }
 
 /// The words that start a statement: the first `kw_` words of each `*_stmt` rule of the grammar
@@ -351,4 +494,60 @@ fn the_reference_lists_every_built_in_function() {
             "docs/LANGUAGE.md lists `{name}`, which is not a built-in function"
         );
     }
+}
+
+/// The width and height a PNG file's header gives.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert!(
+        bytes.starts_with(b"\x89PNG") && bytes.len() > 24,
+        "not a PNG"
+    );
+    let word = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    (word(16), word(20))
+}
+
+/// Every one-liner the README names (`` `grundy -e '...'` ``) runs, in a folder shaped like the
+/// repository's; a picture it writes that the README shows is the size of the one committed.
+#[test]
+fn every_one_liner_of_the_readme_runs() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let one_liners: Vec<&str> = readme
+        .split("`grundy -e '")
+        .skip(1)
+        .map(|rest| rest.split("'`").next().unwrap())
+        .collect();
+    assert!(one_liners.len() >= 2, "{one_liners:?}");
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(folder.path().join("docs/img")).unwrap();
+    for statements in one_liners {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(["-e", statements])
+            .current_dir(folder.path())
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{statements}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let pictures = readme.split("](docs/img/").skip(1);
+    for name in pictures.map(|rest| rest.split(')').next().unwrap()) {
+        let made = std::fs::read(folder.path().join("docs/img").join(name))
+            .unwrap_or_else(|_| panic!("no one-liner of the README makes docs/img/{name}"));
+        let committed = std::fs::read(root().join("docs/img").join(name)).unwrap();
+        assert_eq!(png_size(&made), png_size(&committed), "docs/img/{name}");
+    }
+}
+
+#[test]
+fn the_tutorial_is_a_help_topic_and_the_index_names_it() {
+    let text = grundy::repl::help::help("tutorial").unwrap();
+    assert!(
+        text.starts_with("tutorial  (docs/TUTORIAL.md, section \"A first session with grundy\")"),
+        "{text}"
+    );
+    assert!(text.contains("\n    grundy> game take134 on n"), "{text}");
+    assert!(!text.contains("More examples"), "{text}");
+    assert!(grundy::repl::help::index().contains("`:help tutorial`"));
 }
