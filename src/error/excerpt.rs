@@ -212,15 +212,18 @@ impl Excerpt {
             .pieces
             .iter()
             .flat_map(|piece| {
-                piece.lines.iter().enumerate().filter_map(move |(i, kept)| {
-                    (kept.len < kept.end - kept.start).then(|| {
+                piece
+                    .lines
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, kept)| kept.len < kept.end - kept.start)
+                    .map(move |(i, kept)| {
                         format!(
                             "line {} is shown cut around the error ({} bytes long)",
                             piece.line + i + 1,
                             kept.end - kept.start
                         )
                     })
-                })
             })
             .collect();
         (!cut.is_empty()).then(|| cut.join("; "))
@@ -286,8 +289,8 @@ impl Piece {
 /// The part of a label's span that is shown: all of it, unless it covers more than
 /// [`LONG_LABEL`] lines, when it is shown on its first line only.
 fn shown(source: &str, offset: usize, len: usize) -> (usize, usize) {
-    let start = offset.min(source.len());
-    let end = (start + len).min(source.len());
+    let start = char_boundary(source, offset.min(source.len()));
+    let end = char_boundary(source, (start + len).min(source.len()));
     let lines = source.as_bytes()[start..end]
         .iter()
         .filter(|&&b| b == b'\n')

@@ -47,17 +47,20 @@ impl Iterator for Statements<'_> {
             return None;
         }
         let rest = &self.source[self.at..];
-        let extent = extent(rest);
-        let needs = extent.saturating_mul(BYTES_PER_BYTE);
+        // What the statement can span, from its first character (blanks and comments before
+        // it cost pest nothing).
+        let skipped = rest.len() - after_blanks(rest).len();
+        let bytes = extent(rest).saturating_sub(skipped);
+        let needs = bytes.saturating_mul(BYTES_PER_BYTE);
         if needs > self.room {
             self.done = true;
-            let start = self.at + (rest.len() - rest.trim_start().len());
+            let start = self.at + skipped;
             let first_line = self.source[start..].find('\n').unwrap_or(rest.len());
             return Some(Err(Error::StatementMemory {
-                bytes: extent,
+                bytes,
                 needs: needs.div_ceil(1 << 20),
                 limit: self.room >> 20,
-                span: Span::new(start, start + first_line.min(extent)),
+                span: Span::new(start, start + first_line.min(bytes)),
             }));
         }
         match next_statement(self.source, self.at) {
@@ -109,10 +112,13 @@ fn extent(text: &str) -> usize {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth = depth.saturating_sub(1),
             b';' if depth == 0 && last != b'\n' => return i + 1,
-            b'\n' if depth == 0 && last != b'\n' => {
-                if !goes_on(last) && !text[i..].trim_start().starts_with("for") {
-                    return i + 1;
-                }
+            b'\n'
+                if depth == 0
+                    && last != b'\n'
+                    && !goes_on(last)
+                    && !after_blanks(&text[i..]).starts_with("for") =>
+            {
+                return i + 1;
             }
             _ => {}
         }
@@ -129,4 +135,59 @@ fn extent(text: &str) -> usize {
 /// comma; `\` for a string's escape).
 fn goes_on(last: u8) -> bool {
     b"=<>!+-*/%^&|.,\\".contains(&last)
+}
+
+/// `text` from its first character that is not whitespace, a line break or in a comment.
+fn after_blanks(mut text: &str) -> &str {
+    loop {
+        text = text.trim_start();
+        match text.strip_prefix('#') {
+            Some(comment) => text = comment.find('\n').map_or("", |end| &comment[end..]),
+            None => return text,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The extent of every statement reaches at least to where its parse ends (with the
+    /// separator after it), so that the memory bound is never too low.
+    fn covers(source: &str) {
+        let mut at = 0;
+        while let Some((_, next)) = next_statement(source, at).unwrap() {
+            let reach = extent(&source[at..]);
+            assert!(
+                next - at <= reach,
+                "{:?} parsed to {next}, extent {reach}",
+                &source[at..next]
+            );
+            at = next;
+        }
+    }
+
+    #[test]
+    fn the_extent_covers_every_statement() {
+        covers(crate::PRELUDE);
+        covers(
+            "let a = 1 +\n  2\ncheck a == 3\n  # why\n\n  for n in 0..3,\n    m in 0..2\n\
+             let s = \"a ; b # c\" ; print s\nsequence grundy(nim[n])\n# the heaps\nfor n in 0..4\n\
+             game g on n {\n  for k in 1..=n { n -= k }\n}\nlet l = [\n1,\n2]\n\n;;\nprint l",
+        );
+    }
+
+    #[test]
+    fn a_statement_too_long_for_its_room_is_refused_before_it_is_parsed() {
+        let source = format!("print 1\nprint len([{}0])\nprint 2", "0,".repeat(1000));
+        let statements: Vec<_> = Statements::new(&source, 1000 * BYTES_PER_BYTE).collect();
+        assert_eq!(statements.len(), 2);
+        assert!(statements[0].is_ok());
+        let Err(Error::StatementMemory { bytes, span, .. }) = &statements[1] else {
+            panic!("{:?}", statements[1]);
+        };
+        // `print len([`, 1,000 times `0,`, `0])` and the line break, counted by hand.
+        assert_eq!(*bytes, 11 + 2000 + 4);
+        assert_eq!(span.start, 8);
+    }
 }
