@@ -169,7 +169,7 @@ mod tests {
 
     #[test]
     fn the_extent_covers_every_statement() {
-        covers(crate::PRELUDE);
+        covers(include_str!("../prelude.game"));
         covers(
             "let a = 1 +\n  2\ncheck a == 3\n  # why\n\n  for n in 0..3,\n    m in 0..2\n\
              let s = \"a ; b # c\" ; print s\nsequence grundy(nim[n])\n# the heaps\nfor n in 0..4\n\
