@@ -20,7 +20,9 @@ struct StateVar {
     list: bool,
 }
 
-struct Checker<'g> {
+/// The checker of one program: it reads the statements in order, knowing the names the
+/// earlier ones define, and keeps every error it finds.
+pub struct Checker<'g> {
     globals: &'g GlobalTypes,
     declared: FxHashMap<String, Ty>,
     locals: Vec<(String, Ty)>,
@@ -32,21 +34,42 @@ struct Checker<'g> {
 /// Checks statements that will run after everything in `globals` is defined (the types the
 /// globals were given when they were defined, see [`GlobalTypes`]).
 pub fn check(statements: &[Stmt], globals: &GlobalTypes) -> Result<(), Vec<Error>> {
-    let mut checker = Checker {
-        globals,
-        declared: FxHashMap::default(),
-        locals: Vec::new(),
-        state: Vec::new(),
-        heap_game: false,
-        errors: Vec::new(),
-    };
+    let mut checker = Checker::new(globals);
     for statement in statements {
         checker.statement(statement);
     }
-    if checker.errors.is_empty() {
-        Ok(())
-    } else {
-        Err(checker.errors)
+    checker.finish()
+}
+
+impl<'g> Checker<'g> {
+    pub fn new(globals: &'g GlobalTypes) -> Checker<'g> {
+        Checker {
+            globals,
+            declared: FxHashMap::default(),
+            locals: Vec::new(),
+            state: Vec::new(),
+            heap_game: false,
+            errors: Vec::new(),
+        }
+    }
+
+    /// Every error found so far.
+    pub fn finish(self) -> Result<(), Vec<Error>> {
+        if self.errors.is_empty() {
+            Ok(())
+        } else {
+            Err(self.errors)
+        }
+    }
+
+    /// Checks the next statement alone: its errors, if it has any.
+    pub fn check_next(&mut self, statement: &Stmt) -> Result<(), Vec<Error>> {
+        self.statement(statement);
+        if self.errors.is_empty() {
+            Ok(())
+        } else {
+            Err(std::mem::take(&mut self.errors))
+        }
     }
 }
 
@@ -103,7 +126,7 @@ impl Checker<'_> {
         ty
     }
 
-    fn statement(&mut self, stmt: &Stmt) {
+    pub fn statement(&mut self, stmt: &Stmt) {
         match &stmt.kind {
             StmtKind::Let { name, value } => {
                 let ty = self.expr(value);

@@ -1,6 +1,8 @@
 //! Every error the interpreter reports, as one `miette` diagnostic enum.
 
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, NamedSource, Report};
+mod excerpt;
+
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 use thiserror::Error;
 
 use crate::span::Span;
@@ -320,6 +322,34 @@ pub enum Error {
         span: Span,
     },
 
+    /// A statement whose parse would not fit in the memory limit: a graph of a million nodes
+    /// in one literal under `--max-memory 64`.
+    #[error("this statement is {bytes} bytes long; parsing it may take {needs} MiB, more than the memory limit leaves ({limit} MiB)")]
+    #[diagnostic(
+        code(grundy::statement_memory),
+        help("build it in several statements (a graph or a list can be read from a file with `read`), or raise the limit with `--max-memory MIB` (`:limit memory MIB` at the prompt); docs/LANGUAGE.md, section \"Running grundy\"")
+    )]
+    StatementMemory {
+        bytes: usize,
+        needs: usize,
+        limit: usize,
+        #[label("this statement")]
+        span: Span,
+    },
+
+    /// A program text longer than the memory limit (or than 4 GiB, past which spans cannot
+    /// point into it): it is refused before it is read.
+    #[error("{path} is {megabytes} MiB, more than the memory limit of {limit} MiB")]
+    #[diagnostic(
+        code(grundy::program_memory),
+        help("the text of a program counts against the memory limit; raise it with `--max-memory MIB`, or split the program into files run one after the other (`grundy a.game b.game`); at most 4095 MiB")
+    )]
+    ProgramMemory {
+        path: String,
+        megabytes: usize,
+        limit: usize,
+    },
+
     /// A value too large to hold: `0..10^12` as a list, a box with too many elements.
     #[error("{what} is too large: {size} elements (the limit is {limit})")]
     #[diagnostic(
@@ -579,7 +609,8 @@ impl Error {
     }
 }
 
-/// Renders errors against their source as plain text (no colour), `width` columns wide.
+/// Renders errors against their source, `width` columns wide: each shows the lines it points
+/// into, long lines cut around it (see `excerpt`).
 pub fn render(errors: &[Error], name: &str, source: &str, width: usize, colour: bool) -> String {
     let theme = if colour {
         GraphicalTheme::unicode()
@@ -595,9 +626,8 @@ pub fn render(errors: &[Error], name: &str, source: &str, width: usize, colour: 
             }
             error => (error, name, source),
         };
-        let report =
-            Report::new(error.clone()).with_source_code(NamedSource::new(name, source.to_string()));
-        let _ = handler.render_report(&mut out, report.as_ref());
+        let excerpted = excerpt::Excerpted::new(error, name, source);
+        let _ = handler.render_report(&mut out, &excerpted);
     }
     out
 }

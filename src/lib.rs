@@ -18,7 +18,7 @@ mod syntax;
 
 pub use eval::interpret_only;
 
-use std::io::Write;
+use std::io::{Read, Write};
 
 use error::Error;
 use eval::Interpreter;
@@ -26,6 +26,16 @@ use game::Limits;
 
 /// The classic games, written in the language, loaded into every session.
 pub const PRELUDE: &str = include_str!("prelude.game");
+
+/// How [`Session::run_origin`] takes a program's statements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Every statement parsed and checked before the first runs: a file.
+    Whole,
+    /// Each statement parsed, checked and run before the next is read: `-e`, standard input.
+    Each,
+}
+use Order::{Each, Whole};
 
 /// One run of the interpreter: the prelude and everything run since, with every value solved.
 pub struct Session {
@@ -49,13 +59,73 @@ impl Session {
     /// or `check`, after which the run goes on (and a summary follows the failures).
     /// `name` is what diagnostics call the source (a file name, `<repl:3>`).
     pub fn run(&mut self, name: &str, source: &str, out: &mut dyn Write) -> Result<(), Vec<Error>> {
-        let program = syntax::parse(source).map_err(|e| vec![e])?;
-        check::check(&program.statements, self.interpreter.global_types())?;
-        let origin = std::sync::Arc::new(error::Origin {
+        self.run_origin(&Self::origin(name, source), Whole, out)
+    }
+
+    /// Like [`Session::run`], but statement by statement, as the prompt runs its entries: each
+    /// statement is parsed, checked and run before the next is read, so that the statements
+    /// before an error (a syntax error too) have run.
+    pub fn run_each(
+        &mut self,
+        name: &str,
+        source: &str,
+        out: &mut dyn Write,
+    ) -> Result<(), Vec<Error>> {
+        self.run_origin(&Self::origin(name, source), Each, out)
+    }
+
+    fn origin(name: &str, source: &str) -> std::sync::Arc<error::Origin> {
+        std::sync::Arc::new(error::Origin {
             name: name.to_string(),
             text: source.to_string(),
-        });
-        let result = self.interpreter.execute(&program.statements, &origin, out);
+        })
+    }
+
+    /// [`Session::run`] (`Whole`) or [`Session::run_each`] (`Each`) of a source already in an
+    /// [`error::Origin`], which games declared in it keep (so that a long program is held
+    /// once). The text counts against the memory limit, and each statement's parse in what
+    /// the limit leaves ([`syntax::Statements`]): a program is parsed one statement at a
+    /// time, twice for `Whole` (once to check every statement, once to run them).
+    pub fn run_origin(
+        &mut self,
+        origin: &std::sync::Arc<error::Origin>,
+        order: Order,
+        out: &mut dyn Write,
+    ) -> Result<(), Vec<Error>> {
+        let source = origin.text.as_str();
+        let room = self.limits().max_memory.saturating_sub(source.len());
+        let statements = || syntax::Statements::new(source, room).map(|s| s.map_err(|e| vec![e]));
+        let result = match order {
+            Whole => {
+                let mut checker = check::Checker::new(self.interpreter.global_types());
+                let mut found = Vec::new();
+                for statement in statements() {
+                    match statement {
+                        Ok(statement) => checker.statement(&statement),
+                        Err(error) => found = error,
+                    }
+                }
+                match checker.finish() {
+                    Err(mut errors) => {
+                        errors.extend(found);
+                        return Err(errors);
+                    }
+                    Ok(()) if !found.is_empty() => return Err(found),
+                    Ok(()) => {}
+                }
+                self.interpreter.execute(statements(), origin, out)
+            }
+            Each => {
+                let globals = self.interpreter.global_types().clone();
+                let mut checker = check::Checker::new(&globals);
+                let checked = statements().map(|statement| {
+                    let statement = statement?;
+                    checker.check_next(&statement)?;
+                    Ok(statement)
+                });
+                self.interpreter.execute(checked, origin, out)
+            }
+        };
         if let Some(engine) = eval::expr::Host::engine(&mut self.interpreter) {
             engine.save_caches();
         }
@@ -100,14 +170,32 @@ impl Session {
     }
 }
 
-/// Reads a program from `reader`, named `path` in diagnostics: an I/O error, or text that is not
-/// UTF-8 (located at its first bad byte), is an [`Error`].
-pub fn read_program(path: &str, mut reader: impl std::io::Read) -> Result<String, Error> {
+/// The longest program text that `limits` let a session hold: the memory limit, and at most
+/// 4 GiB, past which the spans of diagnostics (32 bits) could not point into it.
+pub fn longest_program(limits: &Limits) -> usize {
+    limits.max_memory.min(u32::MAX as usize)
+}
+
+/// Reads a program from `reader`, named `path` in diagnostics: an I/O error, a text longer
+/// than `longest` bytes (read no further), or text that is not UTF-8 (located at its first
+/// bad byte), is an [`Error`].
+pub fn read_program(
+    path: &str,
+    reader: impl std::io::Read,
+    longest: usize,
+) -> Result<String, Error> {
     let mut bytes = Vec::new();
-    if let Err(e) = reader.read_to_end(&mut bytes) {
+    if let Err(e) = reader.take(longest as u64 + 1).read_to_end(&mut bytes) {
         return Err(Error::Io {
             path: path.to_string(),
             reason: e.to_string(),
+        });
+    }
+    if bytes.len() > longest {
+        return Err(Error::ProgramMemory {
+            path: path.to_string(),
+            megabytes: bytes.len().div_ceil(1 << 20),
+            limit: longest >> 20,
         });
     }
     String::from_utf8(bytes).map_err(|e| {
@@ -124,16 +212,24 @@ pub fn read_program(path: &str, mut reader: impl std::io::Read) -> Result<String
     })
 }
 
-/// [`read_program`] of a file.
-pub fn read_program_file(path: &std::path::Path) -> Result<String, Error> {
+/// [`read_program`] of a file. A file longer than `longest` bytes is refused before it is
+/// read.
+pub fn read_program_file(path: &std::path::Path, longest: usize) -> Result<String, Error> {
     let name = path.display().to_string();
-    match std::fs::File::open(path) {
-        Ok(file) => read_program(&name, file),
-        Err(e) => Err(Error::Io {
+    let refused = |e: std::io::Error| Error::Io {
+        path: name.clone(),
+        reason: e.to_string(),
+    };
+    let file = std::fs::File::open(path).map_err(refused)?;
+    let size = file.metadata().map_err(refused)?.len();
+    if size > longest as u64 {
+        return Err(Error::ProgramMemory {
             path: name,
-            reason: e.to_string(),
-        }),
+            megabytes: size.div_ceil(1 << 20) as usize,
+            limit: longest >> 20,
+        });
     }
+    read_program(&name, file, longest)
 }
 
 /// Runs `source` in a fresh session and returns what it printed, or the rendered errors

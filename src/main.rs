@@ -4,22 +4,24 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Parser;
-use grundy::error::{render, Error};
+use grundy::error::{render, Error, Origin};
 use grundy::game::heap::Cache;
 use grundy::game::Limits;
 use grundy::repl::{terminal, Backend};
+use grundy::Order::{Each, Whole};
 use grundy::Session;
 
 /// An interpreter for a small language of impartial combinatorial games. With no file and no
-/// `-e`, it opens an interactive prompt.
+/// `-e`, it opens an interactive prompt (or, when standard input is not a terminal, runs it).
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {
-    /// A game file to run; `-` reads the program from standard input.
-    file: Option<std::path::PathBuf>,
+    /// Game files to run, in order, in one session; `-` reads a program from standard input.
+    /// Each file is checked whole before it runs; standard input runs statement by statement.
+    files: Vec<std::path::PathBuf>,
 
-    /// Statements to run (after FILE, if given), e.g. `grundy -e 'win nim[3, 4, 5]'`. May be
-    /// repeated: the statements run in order, one line each.
+    /// Statements to run (after the files, if given), e.g. `grundy -e 'win nim[3, 4, 5]'`.
+    /// May be repeated: the statements run in order, one line each, statement by statement.
     #[arg(short = 'e', long = "eval", value_name = "STATEMENTS")]
     eval: Vec<String>,
 
@@ -28,7 +30,7 @@ struct Cli {
         short = 'i',
         long = "interactive",
         value_name = "FILE",
-        conflicts_with_all = ["file", "eval"]
+        conflicts_with_all = ["files", "eval"]
     )]
     interactive: Option<std::path::PathBuf>,
 
@@ -74,28 +76,14 @@ fn main() -> ExitCode {
         cache,
         ..Limits::default()
     };
-    if cli.file.is_none() && cli.eval.is_empty() {
-        let mut backend = Backend::new(limits);
-        backend.set_style(width(), colour());
-        return terminal::run(backend, cli.interactive.as_deref());
-    }
-    let mut sources = Vec::new();
-    if let Some(path) = &cli.file {
-        let read = if path.as_os_str() == "-" {
-            grundy::read_program("<stdin>", std::io::stdin().lock()).map(|s| ("<stdin>".into(), s))
-        } else {
-            grundy::read_program_file(path).map(|s| (path.display().to_string(), s))
-        };
-        match read {
-            Ok(source) => sources.push(source),
-            Err(error) => {
-                eprint!("{}", render(&[error], "", "", width(), colour()));
-                return ExitCode::FAILURE;
-            }
+    let mut files = cli.files;
+    if files.is_empty() && cli.eval.is_empty() {
+        if std::io::stdin().is_terminal() || cli.interactive.is_some() {
+            let mut backend = Backend::new(limits);
+            backend.set_style(width(), colour());
+            return terminal::run(backend, cli.interactive.as_deref());
         }
-    }
-    if !cli.eval.is_empty() {
-        sources.push(("<command line>".to_string(), cli.eval.join("\n")));
+        files.push("-".into());
     }
     let interrupt = limits.interrupt.clone();
     let _ = ctrlc::set_handler(move || {
@@ -104,14 +92,44 @@ fn main() -> ExitCode {
         }
     });
     let progress = limits.progress.clone();
+    let longest = grundy::longest_program(&limits);
     let mut session = Session::new(limits);
-    for (name, source) in &sources {
+    let eval = (!cli.eval.is_empty()).then(|| cli.eval.join("\n"));
+    let programs = files.iter().map(Some).chain(eval.iter().map(|_| None));
+    for file in programs {
+        let (order, read) = match file {
+            Some(path) if path.as_os_str() == "-" => (
+                Each,
+                grundy::read_program("<stdin>", std::io::stdin().lock(), longest)
+                    .map(|text| ("<stdin>".to_string(), text)),
+            ),
+            Some(path) => (
+                Whole,
+                grundy::read_program_file(path, longest)
+                    .map(|text| (path.display().to_string(), text)),
+            ),
+            None => (
+                Each,
+                Ok((
+                    "<command line>".to_string(),
+                    eval.clone().unwrap_or_default(),
+                )),
+            ),
+        };
+        let origin = match read {
+            Ok((name, text)) => Arc::new(Origin { name, text }),
+            Err(error) => {
+                eprint!("{}", render(&[error], "", "", width(), colour()));
+                return ExitCode::FAILURE;
+            }
+        };
         let result = terminal::with_spinner(&progress, |spinner| {
             let mut out = spinner.writer(std::io::stdout().lock());
-            let result = session.run(name, source, &mut out);
+            let result = session.run_origin(&origin, order, &mut out);
             let _ = out.flush();
             result
         });
+        let (name, source) = (&origin.name, &origin.text);
         let warnings = session.take_warnings();
         eprint!("{}", render(&warnings, name, source, width(), colour()));
         match result {

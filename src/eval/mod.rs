@@ -172,18 +172,28 @@ impl Interpreter {
     }
 
     /// Runs statements in order, writing answers to `out`. A failed `assert` or `check` is
-    /// kept and the run goes on; any other error stops it. The errors come back in order, and
-    /// after failures of more than one `assert` or `check`, [`Error::Failures`] counts them.
-    /// Games declared here remember `origin`, so that errors in their rules point into it later.
+    /// kept and the run goes on; any other error stops it, and so do the errors a statement
+    /// comes with (from parsing or checking it as it is read). The errors come back in order,
+    /// and after failures of more than one `assert` or `check`, [`Error::Failures`] counts
+    /// them. Games declared here remember `origin`, so that errors in their rules point into
+    /// it later.
     pub fn execute(
         &mut self,
-        statements: &[Stmt],
+        statements: impl IntoIterator<Item = Result<Stmt, Vec<Error>>>,
         origin: &Arc<Origin>,
         out: &mut dyn Write,
     ) -> Result<(), Vec<Error>> {
         let mut errors = Vec::new();
         let mut tests = 0;
         for statement in statements {
+            let statement = match statement {
+                Ok(statement) => statement,
+                Err(found) => {
+                    errors.extend(found);
+                    return Err(errors);
+                }
+            };
+            let statement = &statement;
             if matches!(statement.kind, StmtKind::Assert(_) | StmtKind::Check { .. }) {
                 tests += 1;
             }

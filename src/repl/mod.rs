@@ -309,7 +309,7 @@ impl Backend {
 
     /// Runs a file into the session, as `:load FILE` does.
     pub fn load(&mut self, path: &Path) -> Answer {
-        match crate::read_program_file(path) {
+        match crate::read_program_file(path, crate::longest_program(&self.limits)) {
             Ok(source) => self.run(&path.display().to_string(), &source, true),
             Err(error) => Answer::error(self.render(&[error], "", "")),
         }

@@ -3,5 +3,7 @@
 pub mod ast;
 mod parse;
 mod pest_error;
+mod statements;
 
 pub use parse::parse;
+pub use statements::Statements;

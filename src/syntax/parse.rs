@@ -1,8 +1,10 @@
 //! Source text to [`Program`]: the pest grammar in `grammar/grundy.pest`, one function per
 //! grammar rule, and one Pratt parser for every operator's precedence.
 
+use std::cell::Cell;
 use std::sync::LazyLock;
 
+use pest::error::InputLocation;
 use pest::iterators::Pair;
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser;
@@ -50,20 +52,44 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::postfix(Rule::call_args) | Op::postfix(Rule::index_args))
 });
 
-/// Parses a whole program (a file, a one-liner or one REPL entry).
+/// Parses a whole program (a file, a one-liner or one REPL entry), one statement after the
+/// other ([`super::Statements`] without a memory bound).
 ///
 /// Input that stops in the middle of a statement gives [`Error::Unfinished`], any other input
 /// outside the grammar [`Error::Syntax`], and an integer literal beyond 64 bits
 /// [`Error::Literal`].
 pub fn parse(source: &str) -> Result<Program, Error> {
-    let mut pairs = GrundyParser::parse(Rule::program, source)
-        .map_err(|error| pest_error::convert(&error, source))?;
-    match pairs.next() {
-        Some(pair) => program(pair),
-        None => Ok(Program {
-            statements: Vec::new(),
-        }),
-    }
+    let statements = super::Statements::new(source, usize::MAX).collect::<Result<_>>()?;
+    Ok(Program { statements })
+}
+
+thread_local! {
+    /// Where the text pest is parsing starts in the source. A statement is parsed from the
+    /// slice of the source that begins with it, so pest's positions count from the slice;
+    /// [`span`] adds this, so that every span counts from the start of the source.
+    static BASE: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The statement that starts at byte `at` of `source` (after any separators), and where the
+/// next one starts; `None` at the end of the source.
+pub(super) fn next_statement(source: &str, at: usize) -> Result<Option<(Stmt, usize)>> {
+    let rest = &source[at..];
+    let mut pairs = GrundyParser::parse(Rule::next_statement, rest).map_err(|mut error| {
+        error.location = match error.location {
+            InputLocation::Pos(pos) => InputLocation::Pos(at + pos),
+            InputLocation::Span((start, end)) => InputLocation::Span((at + start, at + end)),
+        };
+        pest_error::convert(&error, source)
+    })?;
+    let pair = pairs.next().expect("the rule matched");
+    let next = at + pair.as_span().end();
+    let Some(inner) = parts(pair).next() else {
+        return Ok(None);
+    };
+    let before = BASE.replace(at);
+    let parsed = statement(inner);
+    BASE.set(before);
+    Ok(Some((parsed?, next)))
 }
 
 type Result<T, E = Error> = std::result::Result<T, E>;
@@ -75,7 +101,8 @@ fn span(pair: &Pair<Rule>) -> Span {
     while let Some(child) = last.clone().into_inner().last() {
         last = child;
     }
-    Span::new(pair.as_span().start(), last.as_span().end())
+    let base = BASE.get();
+    Span::new(base + pair.as_span().start(), base + last.as_span().end())
 }
 
 fn unexpected(pair: &Pair<Rule>) -> ! {
@@ -134,11 +161,6 @@ fn parts<'i>(pair: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
 
 fn next<'i>(parts: &mut impl Iterator<Item = Pair<'i, Rule>>) -> Pair<'i, Rule> {
     parts.next().expect("grammar guarantees this part")
-}
-
-fn program(pair: Pair<Rule>) -> Result<Program> {
-    let statements = parts(pair).map(statement).collect::<Result<_>>()?;
-    Ok(Program { statements })
 }
 
 fn statement(pair: Pair<Rule>) -> Result<Stmt> {
@@ -699,7 +721,7 @@ fn int(pair: &Pair<Rule>) -> Result<i64> {
 }
 
 fn string(pair: &Pair<Rule>) -> Result<String> {
-    let start = pair.as_span().start();
+    let start = span(pair).start as usize;
     let mut out = String::new();
     let mut chars = pair.as_str().char_indices().skip(1);
     loop {

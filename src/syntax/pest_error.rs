@@ -171,6 +171,7 @@ pub(crate) fn rule_name(rule: Rule) -> &'static str {
         Rule::WHITESPACE => "whitespace",
         Rule::COMMENT => "a comment",
         Rule::program => "a program",
+        Rule::next_statement => "a statement",
         Rule::sep => "a newline or `;`",
         Rule::line_break => "a line break",
         Rule::statement => "a statement",

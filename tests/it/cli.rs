@@ -125,10 +125,21 @@ fn a_dash_reads_the_program_from_standard_input() {
 #[test]
 fn an_error_in_the_file_stops_before_the_e_statements() {
     write_scratch("cli_failing.game", b"print 1\nprint nmi[3]\n");
-    let out = run_with_input(&["cli_failing.game", "-e", "print 2"], "");
+    fails_after(
+        &["cli_failing.game", "-e", "print 2"],
+        "",
+        "cli_failing.game:2:",
+    );
+}
+
+/// Runs grundy with `args`, and checks that it exits 1 after printing `printed`, with an error
+/// at `located` (a `name:line:`).
+fn fails_after(args: &[&str], printed: &str, located: &str) {
+    let out = run_with_input(args, "");
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(text(out.stdout), "");
-    assert!(text(out.stderr).contains("cli_failing.game:2:"));
+    assert_eq!(text(out.stdout), printed);
+    let err = text(out.stderr);
+    assert!(err.contains(located), "{err}");
 }
 
 #[test]
@@ -169,4 +180,113 @@ fn a_failed_assert_or_check_does_not_stop_the_run() {
     assert!(err.contains("grundy::assert_failed"), "{err}");
     assert!(err.contains("2 of 5 cases failed"), "{err}");
     assert!(err.contains("2 of 2 asserts and checks failed"), "{err}");
+}
+
+#[test]
+fn e_and_standard_input_run_statement_by_statement_and_a_file_is_checked_whole() {
+    // A syntax error on line 2: `-e` and standard input have run line 1 before it.
+    fails_after(
+        &["-e", "print 1", "-e", "print 2 +* 3"],
+        "1\n",
+        "<command line>:2:",
+    );
+    let out = run_with_input(&["-"], "print 1\nprint nmi[3]\nprint 3\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(out.stdout), "1\n");
+    assert!(text(out.stderr).contains("grundy::unknown_name"));
+    // A file runs nothing when any statement is wrong, and reports every error.
+    write_scratch(
+        "cli_whole.game",
+        b"print 1\nprint nmi[3]\nprint zzz\nprint 2 +* 3\n",
+    );
+    let out = run_with_input(&["cli_whole.game"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(out.stdout), "");
+    let err = text(out.stderr);
+    assert!(err.contains("cli_whole.game:2:"), "{err}");
+    assert!(err.contains("cli_whole.game:3:"), "{err}");
+    assert!(err.contains("cli_whole.game:4:"), "{err}");
+}
+
+#[test]
+fn piped_input_without_arguments_runs_as_a_dash_without_banner_or_history() {
+    let home = tempfile::tempdir().unwrap();
+    let mut command = grundy();
+    command
+        .env("HOME", home.path())
+        .env("XDG_DATA_HOME", home.path());
+    let out = piped(&mut command, b"grundy nim[3]\n");
+    assert!(out.status.success(), "{}", text(out.stderr));
+    assert_eq!(text(out.stdout), "3\n");
+    assert_eq!(text(out.stderr), "");
+    assert!(
+        !home.path().join("grundy").exists(),
+        "a history was written"
+    );
+}
+
+#[test]
+fn several_files_run_in_order_in_one_session() {
+    write_scratch("cli_first.game", b"let x = 2\nprint x\n");
+    write_scratch("cli_second.game", b"print x * 3\n");
+    let out = run_with_input(
+        &["cli_first.game", "cli_second.game", "-e", "print x + 1"],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(out.stderr));
+    assert_eq!(text(out.stdout), "2\n6\n3\n");
+    // An error in the second file stops there; the first has run.
+    write_scratch("cli_wrong.game", b"print nmi[3]\n");
+    let files = ["cli_first.game", "cli_wrong.game", "cli_second.game"];
+    fails_after(&files, "2\n", "cli_wrong.game:1:");
+}
+
+#[test]
+fn a_diagnostic_on_a_line_past_column_65535_renders_cut() {
+    let line = format!("print {}nosuchname\n", " ".repeat(70_000));
+    write_scratch("cli_long_line.game", line.as_bytes());
+    let out = run_with_input(&["cli_long_line.game"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(out.stderr);
+    assert!(err.contains("grundy::unknown_name"), "{err}");
+    // The column counted by hand: `print ` and the spaces before the name, from 1.
+    assert!(err.contains("cli_long_line.game:1:70007]"), "{err}");
+    assert!(err.contains("line 1 is shown cut"), "{err}");
+    assert!(err.lines().all(|l| l.chars().count() < 300), "{err}");
+}
+
+#[test]
+fn a_program_longer_than_the_memory_limit_is_refused_before_it_is_read() {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli_100mb.game");
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len(100 << 20).unwrap();
+    let out = run_with_input(&["--max-memory", "64", "cli_100mb.game"], "");
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(out.stderr);
+    assert!(err.contains("grundy::program_memory"), "{err}");
+    assert!(
+        err.contains("is 100 MiB, more than the memory limit of 64 MiB"),
+        "{err}"
+    );
+    // Standard input is read no further than the limit.
+    let input = "print 1\n".repeat(200_000);
+    let out = piped(grundy().args(["--max-memory", "1", "-"]), input.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(out.stderr).contains("grundy::program_memory"));
+}
+
+/// Runs `command` with `input` piped to its standard input (a write that fails because it
+/// stopped reading is ignored).
+fn piped(command: &mut Command, input: &[u8]) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    child.wait_with_output().unwrap()
 }

@@ -118,3 +118,9 @@ snapshot!(
     "table kayles 0..3, 0..3\ngrundy wythoff\nlet x = bash(3) + 1\nplot sequence wythoff 0..9 to \"w.png\""
 );
 snapshot!(a_static_mismatch_names_the_family_found, "grundy bash");
+
+// A line past column 65,535 (miette's widest) is shown cut around the error, and says so.
+snapshot!(
+    long_line_cut_around_the_error,
+    &format!("print {}nosuchname + 1", " ".repeat(70_000))
+);

@@ -87,3 +87,65 @@ fn a_huge_heap_of_sparse_reach_answers_in_little_memory() {
     assert_eq!(answered.stdout.trim(), "0");
     assert!(answered.peak_kib < run("print 1").peak_kib + SLACK_KIB);
 }
+
+/// Runs the interpreter on the program `text`, written to a file, under the memory limit.
+fn run_file(name: &str, text: &str) -> measured::Run {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, text).unwrap();
+    let limit = LIMIT_MIB.to_string();
+    let run = measured::run_measured_args(&["--max-memory", &limit, path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
+    run
+}
+
+fn within_the_limit(run: &measured::Run, what: &str) {
+    let baseline = self::run("print 1");
+    let bound = baseline.peak_kib + (LIMIT_MIB << 10) + SLACK_KIB;
+    assert!(
+        run.peak_kib <= bound,
+        "{what}: peak {} KiB, more than {bound} KiB",
+        run.peak_kib
+    );
+}
+
+#[test]
+fn a_long_program_is_parsed_statement_by_statement_within_the_limit() {
+    // 2 MB of statements: parsed whole, pest's tokens alone took about 250 MB.
+    let text = format!("{}let y = 2\nprint x + y\n", "let x = 1\n".repeat(200_000));
+    let ran = run_file("runaway_long_program.game", &text);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    assert_eq!(ran.stdout, "3\n");
+    within_the_limit(&ran, "200,000 statements");
+}
+
+#[test]
+fn a_statement_too_long_to_parse_within_the_limit_is_refused() {
+    let edges: String = (0..100_000)
+        .map(|i| format!("  n{i} -> n{}\n", i + 1))
+        .collect();
+    let text = format!("print 1\ngame g = graph {{\n{edges}}}\nprint grundy(g[\"n0\"])\n");
+    let refused = run_file("runaway_long_statement.game", &text);
+    assert_eq!(refused.code, Some(1), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("grundy::statement_memory"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(
+        refused.stdout, "",
+        "a file runs nothing when a statement is refused"
+    );
+    within_the_limit(&refused, "a graph of 100,000 edges in one statement");
+}
+
+#[test]
+fn the_longest_statement_allowed_parses_within_the_limit() {
+    // About 60 KB of the densest shape (six rules matched for each byte, as in `[-1,-1]`):
+    // the longest statement the 64 MiB limit lets parse.
+    let count = 20_000;
+    let text = format!("print len([{}-1])\n", "-1,".repeat(count));
+    let ran = run_file("runaway_dense_statement.game", &text);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    assert_eq!(ran.stdout.trim(), (count + 1).to_string());
+    within_the_limit(&ran, "a list of 20,001 elements in one statement");
+}

@@ -14,13 +14,17 @@ pub struct Run {
 }
 
 /// Runs the interpreter with `args` on the one-liner `source`, waiting for it with `wait4`.
-#[allow(clippy::zombie_processes)] // the child is reaped by `wait4`, which measures it
 pub fn run_measured(args: &[&str], source: &str) -> Run {
+    run_measured_args(&[args, &["-e", source]].concat())
+}
+
+/// Runs the interpreter with `args`, waiting for it with `wait4`.
+#[allow(clippy::zombie_processes)] // the child is reaped by `wait4`, which measures it
+pub fn run_measured_args(args: &[&str]) -> Run {
     let out = tempfile::NamedTempFile::new().unwrap();
     let err = tempfile::NamedTempFile::new().unwrap();
     let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(args)
-        .args(["-e", source])
         .stdout(Stdio::from(out.reopen().unwrap()))
         .stderr(Stdio::from(err.reopen().unwrap()))
         .spawn()
