@@ -11,6 +11,7 @@ pub mod builtins;
 mod check;
 pub mod error;
 mod eval;
+pub mod files;
 pub mod game;
 pub mod repl;
 pub mod span;

@@ -64,7 +64,13 @@ fn assert_layer_knows_only(layer: &str, allowed: &[&str]) {
 #[test]
 fn the_engine_knows_no_syntax_checker_evaluator_diagnostics_or_repl() {
     // A rule's error crosses the engine as an opaque `game::RuleError`, not as `crate::error`.
-    assert_layer_knows_only("game", &["game"]);
+    // `files` is the one way a path is opened (the cache's folder too); it knows nothing else.
+    assert_layer_knows_only("game", &["game", "files"]);
+}
+
+#[test]
+fn the_file_access_knows_nothing_of_the_crate() {
+    assert_layer_knows_only("files.rs", &[]);
 }
 
 #[test]
