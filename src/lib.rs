@@ -91,6 +91,14 @@ impl Session {
         }
     }
 
+    /// Where the program may read and write files from now on, and where its relative paths
+    /// start.
+    pub fn set_root(&mut self, root: files::Root) {
+        if let Some(engine) = eval::expr::Host::engine(&mut self.interpreter) {
+            engine.limits.root = root;
+        }
+    }
+
     /// The warnings about cache files since the last call (ignored files, failed saves), as
     /// diagnostics to render.
     pub fn take_warnings(&self) -> Vec<Error> {

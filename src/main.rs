@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use clap::Parser;
 use grundy::error::{render, Error};
+use grundy::files::Root;
 use grundy::game::heap::Cache;
 use grundy::game::Limits;
 use grundy::repl::{terminal, Backend};
@@ -49,6 +50,11 @@ struct Cli {
     /// seconds and when stopped; a later run resumes from them.
     #[arg(long, value_name = "DIR")]
     cache: Option<std::path::PathBuf>,
+
+    /// The folder under which programs may read and write files (`read`, `to "FILE"`, `:load`);
+    /// by default the folder of the file run, or the working folder at the prompt and for `-e`.
+    #[arg(long, value_name = "DIR")]
+    root: Option<std::path::PathBuf>,
 }
 
 /// The exit status after Ctrl-C, as shells report a process ended by SIGINT.
@@ -67,11 +73,19 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let root = match cli.root.as_deref().map(folder).transpose() {
+        Ok(root) => root,
+        Err(error) => {
+            eprint!("{}", render(&[error], "", "", width(), colour()));
+            return ExitCode::FAILURE;
+        }
+    };
     let limits = Limits {
         max_states: cli.max_states,
         max_memory: cli.max_memory.saturating_mul(1 << 20),
         threads: cli.threads,
         cache,
+        root: root.clone().map_or_else(Root::working_folder, Root::folder),
         ..Limits::default()
     };
     if cli.file.is_none() && cli.eval.is_empty() {
@@ -79,12 +93,19 @@ fn main() -> ExitCode {
         backend.set_style(width(), colour());
         return terminal::run(backend, cli.interactive.as_deref());
     }
+    // Each source with the folder its relative paths start from (`None`: the working folder).
     let mut sources = Vec::new();
     if let Some(path) = &cli.file {
         let read = if path.as_os_str() == "-" {
-            grundy::read_program("<stdin>", std::io::stdin().lock()).map(|s| ("<stdin>".into(), s))
+            grundy::read_program("<stdin>", std::io::stdin().lock())
+                .map(|s| ("<stdin>".into(), s, None))
         } else {
-            grundy::read_program_file(path).map(|s| (path.display().to_string(), s))
+            let base = match path.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent,
+                _ => std::path::Path::new("."),
+            };
+            grundy::read_program_file(path)
+                .and_then(|s| Ok((path.display().to_string(), s, Some(folder(base)?))))
         };
         match read {
             Ok(source) => sources.push(source),
@@ -95,7 +116,7 @@ fn main() -> ExitCode {
         }
     }
     if !cli.eval.is_empty() {
-        sources.push(("<command line>".to_string(), cli.eval.join("\n")));
+        sources.push(("<command line>".to_string(), cli.eval.join("\n"), None));
     }
     let interrupt = limits.interrupt.clone();
     let _ = ctrlc::set_handler(move || {
@@ -105,7 +126,15 @@ fn main() -> ExitCode {
     });
     let progress = limits.progress.clone();
     let mut session = Session::new(limits);
-    for (name, source) in &sources {
+    for (name, source, base) in &sources {
+        session.set_root(match (&root, base) {
+            (Some(root), Some(base)) => Root::new(root.clone(), base.clone()),
+            (Some(root), None) => {
+                Root::new(root.clone(), std::env::current_dir().unwrap_or_default())
+            }
+            (None, Some(base)) => Root::folder(base.clone()),
+            (None, None) => Root::working_folder(),
+        });
         let result = terminal::with_spinner(&progress, |spinner| {
             let mut out = spinner.writer(std::io::stdout().lock());
             let result = session.run(name, source, &mut out);
@@ -127,6 +156,19 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// A folder named on the command line, resolved.
+fn folder(path: &std::path::Path) -> Result<std::path::PathBuf, Error> {
+    let cannot = |reason: String| Error::Io {
+        path: path.display().to_string(),
+        reason,
+    };
+    let resolved = path.canonicalize().map_err(|e| cannot(e.to_string()))?;
+    match resolved.is_dir() {
+        true => Ok(resolved),
+        false => Err(cannot("it is not a folder".into())),
+    }
 }
 
 fn colour() -> bool {
