@@ -135,6 +135,15 @@ impl Root {
         })
     }
 
+    /// The root of a file run from `folder`: this root if it names one (`--root`), else the
+    /// folder; relative paths from the folder.
+    pub fn for_file(&self, folder: PathBuf) -> Root {
+        match self.dir {
+            Some(_) => self.with_base(folder),
+            None => Root::folder(folder),
+        }
+    }
+
     /// The same root, relative paths from `base`.
     pub fn with_base(&self, base: PathBuf) -> Root {
         Root {

@@ -80,12 +80,17 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // The root at the prompt and for `-e`: `--root DIR`, relative paths from the working folder.
+    let prompt = match root {
+        Some(root) => Root::new(root, std::env::current_dir().unwrap_or_default()),
+        None => Root::working_folder(),
+    };
     let limits = Limits {
         max_states: cli.max_states,
         max_memory: cli.max_memory.saturating_mul(1 << 20),
         threads: cli.threads,
         cache,
-        root: root.clone().map_or_else(Root::working_folder, Root::folder),
+        root: prompt.clone(),
         ..Limits::default()
     };
     if cli.file.is_none() && cli.eval.is_empty() {
@@ -127,13 +132,9 @@ fn main() -> ExitCode {
     let progress = limits.progress.clone();
     let mut session = Session::new(limits);
     for (name, source, base) in &sources {
-        session.set_root(match (&root, base) {
-            (Some(root), Some(base)) => Root::new(root.clone(), base.clone()),
-            (Some(root), None) => {
-                Root::new(root.clone(), std::env::current_dir().unwrap_or_default())
-            }
-            (None, Some(base)) => Root::folder(base.clone()),
-            (None, None) => Root::working_folder(),
+        session.set_root(match base {
+            Some(base) => prompt.for_file(base.clone()),
+            None => prompt.clone(),
         });
         let result = terminal::with_spinner(&progress, |spinner| {
             let mut out = spinner.writer(std::io::stdout().lock());

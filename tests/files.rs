@@ -237,3 +237,24 @@ fn the_refusal_names_the_path_the_root_and_the_way_to_allow_it() {
         .replace(&parent, "<parent>");
     insta::assert_snapshot!(shown);
 }
+
+#[test]
+fn a_file_named_on_the_command_line_runs_under_its_own_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("heaps.txt"), "2 9").unwrap();
+    let file = dir.path().join("f.game");
+    std::fs::write(&file, "let h = read(\"heaps.txt\")\n").unwrap();
+    // `-i FILE`: the file is the user's own, wherever it is; the prompt's root comes back.
+    let mut repl = Backend::new(Limits::default());
+    let ran = repl.run_file(&file);
+    assert_eq!(ran.errors, "");
+    assert_eq!(answer(&mut repl, "print h").output, "[2, 9]\n");
+    // `--root DIR -e`: relative paths still start from the working folder.
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let (code, stdout, stderr) = grundy(
+        &sub,
+        &["--root", "..", "-e", "print read(\"../heaps.txt\")"],
+    );
+    assert_eq!((code, stdout.as_str()), (Some(0), "[2, 9]\n"), "{stderr}");
+}

@@ -336,6 +336,24 @@ impl Backend {
         answer
     }
 
+    /// Runs a file named on the command line (`-i FILE`) into the session, as a file run: under
+    /// its folder (or `--root`), relative paths from there; then the prompt's root again.
+    pub fn run_file(&mut self, path: &Path) -> Answer {
+        let source = match crate::read_program_file(path) {
+            Ok(source) => source,
+            Err(error) => return Answer::error(self.render(&[error], "", "")),
+        };
+        let folder = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let root = self.limits.root.clone();
+        self.session.set_root(root.for_file(folder.to_path_buf()));
+        let answer = self.run(&path.display().to_string(), &source, true);
+        self.session.set_root(root);
+        answer
+    }
+
     /// Where programs at this prompt may read and write files.
     pub fn set_root(&mut self, root: files::Root) {
         self.limits.root = root.clone();
