@@ -448,6 +448,21 @@ pub enum Error {
     )]
     Failures { failed: usize, tests: usize },
 
+    /// A path that leads outside the folder a program may use: `read("/etc/passwd")`,
+    /// `to "../x.csv"`, or a link to a file outside it.
+    #[error("`{path}` is outside the folder this program may use")]
+    #[diagnostic(
+        code(grundy::outside_root),
+        help("a program reads and writes files only under {root} (the folder of the file run, or the working folder at the prompt and for `-e`); run grundy with `--root DIR` to allow the files under DIR")
+    )]
+    OutsideRoot {
+        path: String,
+        root: String,
+        reason: String,
+        #[label("{reason}")]
+        span: Span,
+    },
+
     /// A file that cannot be read: `grundy missing.game`.
     #[error("cannot read `{path}`: {reason}")]
     #[diagnostic(code(grundy::io), help("check the path and its permissions"))]
@@ -586,6 +601,25 @@ impl Error {
             found: found.into(),
             span,
             help: help.into(),
+        }
+    }
+
+    /// The diagnostic of a file at `path` (as the program wrote it, at `span`) that
+    /// [`files::open`](crate::files::open) did not open: a refusal, or `io` of its I/O error.
+    pub fn file(
+        refused: crate::files::Refused,
+        path: &str,
+        span: Span,
+        io: impl FnOnce(String) -> Error,
+    ) -> Error {
+        match refused {
+            crate::files::Refused::Outside { ref root, .. } => Error::OutsideRoot {
+                path: path.to_string(),
+                root: root.display().to_string(),
+                reason: refused.to_string(),
+                span,
+            },
+            other => io(other.to_string()),
         }
     }
 

@@ -11,6 +11,7 @@ pub mod builtins;
 mod check;
 pub mod error;
 mod eval;
+pub mod files;
 pub mod game;
 pub mod repl;
 pub mod span;
@@ -157,6 +158,14 @@ impl Session {
     pub fn set_cache(&mut self, cache: Option<std::sync::Arc<game::heap::Cache>>) {
         if let Some(engine) = eval::expr::Host::engine(&mut self.interpreter) {
             engine.limits.cache = cache;
+        }
+    }
+
+    /// Where the program may read and write files from now on, and where its relative paths
+    /// start.
+    pub fn set_root(&mut self, root: files::Root) {
+        if let Some(engine) = eval::expr::Host::engine(&mut self.interpreter) {
+            engine.limits.root = root;
         }
     }
 

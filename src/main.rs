@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use clap::Parser;
 use grundy::error::{render, Error, Origin};
+use grundy::files::Root;
 use grundy::game::heap::Cache;
 use grundy::game::Limits;
 use grundy::repl::{terminal, Backend};
@@ -51,6 +52,11 @@ struct Cli {
     /// seconds and when stopped; a later run resumes from them.
     #[arg(long, value_name = "DIR")]
     cache: Option<std::path::PathBuf>,
+
+    /// The folder under which programs may read and write files (`read`, `to "FILE"`, `:load`);
+    /// by default the folder of the file run, or the working folder at the prompt and for `-e`.
+    #[arg(long, value_name = "DIR")]
+    root: Option<std::path::PathBuf>,
 }
 
 /// The exit status after Ctrl-C, as shells report a process ended by SIGINT.
@@ -69,11 +75,24 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let root = match cli.root.as_deref().map(folder).transpose() {
+        Ok(root) => root,
+        Err(error) => {
+            eprint!("{}", render(&[error], "", "", width(), colour()));
+            return ExitCode::FAILURE;
+        }
+    };
+    // The root at the prompt and for `-e`: `--root DIR`, relative paths from the working folder.
+    let prompt = match root {
+        Some(root) => Root::new(root, std::env::current_dir().unwrap_or_default()),
+        None => Root::working_folder(),
+    };
     let limits = Limits {
         max_states: cli.max_states,
         max_memory: cli.max_memory.saturating_mul(1 << 20),
         threads: cli.threads,
         cache,
+        root: prompt.clone(),
         ..Limits::default()
     };
     let mut files = cli.files;
@@ -116,8 +135,21 @@ fn main() -> ExitCode {
                 )),
             ),
         };
-        let origin = match read {
-            Ok((name, text)) => Arc::new(Origin { name, text }),
+        let base = match file {
+            Some(path) if path.as_os_str() != "-" => match path.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => Some(parent),
+                _ => Some(std::path::Path::new(".")),
+            },
+            _ => None,
+        };
+        let origin = match read.and_then(|read| Ok((read, base.map(folder).transpose()?))) {
+            Ok(((name, text), base)) => {
+                session.set_root(match base {
+                    Some(base) => prompt.for_file(base),
+                    None => prompt.clone(),
+                });
+                Arc::new(Origin { name, text })
+            }
             Err(error) => {
                 eprint!("{}", render(&[error], "", "", width(), colour()));
                 return ExitCode::FAILURE;
@@ -145,6 +177,19 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// A folder named on the command line, resolved.
+fn folder(path: &std::path::Path) -> Result<std::path::PathBuf, Error> {
+    let cannot = |reason: String| Error::Io {
+        path: path.display().to_string(),
+        reason,
+    };
+    let resolved = path.canonicalize().map_err(|e| cannot(e.to_string()))?;
+    match resolved.is_dir() {
+        true => Ok(resolved),
+        false => Err(cannot("it is not a folder".into())),
+    }
 }
 
 fn colour() -> bool {

@@ -169,7 +169,7 @@ fn len<'a>(eval: &mut Eval<'_, 'a>, builtin: &Builtin, arg: &'a Expr) -> Result<
     Ok(Value::Int(len))
 }
 
-/// Every integer in a text file (a path relative to the working folder), as a list.
+/// Every integer in a text file under the program's root, as a list.
 fn read<'a>(eval: &mut Eval<'_, 'a>, arg: &'a Expr) -> Result<Value, Error> {
     let path = match eval.eval(arg)? {
         Value::Str(path) => path,
@@ -183,15 +183,16 @@ fn read<'a>(eval: &mut Eval<'_, 'a>, arg: &'a Expr) -> Result<Value, Error> {
         }
     };
     let max_elements = eval.host.max_elements();
-    let max_memory = eval
-        .host
-        .engine()
-        .map_or(Limits::default().max_memory, |e| e.limits.max_memory);
+    let (max_memory, root) = eval.host.engine().map_or_else(
+        || (Limits::default().max_memory, Limits::default().root),
+        |e| (e.limits.max_memory, e.limits.root.clone()),
+    );
     let host = &*eval.host;
     let limits = ReadLimits {
         max_elements,
         max_memory,
         interrupted: &|| host.interrupted(),
+        root: &root,
     };
     let numbers = read::integers(&path, arg.span, &limits)?;
     Ok(Value::list(numbers))

@@ -29,6 +29,7 @@ use self::rules::RuleGame;
 use self::types::{GlobalTypes, Ty};
 use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
 use crate::error::{Error, Origin};
+use crate::files::Root;
 use crate::game::graph::Graph;
 use crate::game::loopy::{GValue, Outcome};
 use crate::game::octal::{Base, Octal};
@@ -243,26 +244,42 @@ impl Interpreter {
                 range,
                 misere,
                 output,
-            } => answer(self.sequence(game, range, *misere)?, output)?,
+            } => answer(
+                self.sequence(game, range, *misere)?,
+                output,
+                &self.engine.limits.root,
+            )?,
             StmtKind::Table {
                 game,
                 rows,
                 cols,
                 misere,
                 output,
-            } => answer(self.table(game, rows, cols, false, *misere)?, output)?,
+            } => answer(
+                self.table(game, rows, cols, false, *misere)?,
+                output,
+                &self.engine.limits.root,
+            )?,
             StmtKind::Ppos {
                 game,
                 rows,
                 cols,
                 misere,
                 output,
-            } => answer(self.table(game, rows, cols, true, *misere)?, output)?,
+            } => answer(
+                self.table(game, rows, cols, true, *misere)?,
+                output,
+                &self.engine.limits.root,
+            )?,
             StmtKind::SequenceOf {
                 value,
                 axis,
                 output,
-            } => answer(self.sequence_of(value, axis, &origin.text)?, output)?,
+            } => answer(
+                self.sequence_of(value, axis, &origin.text)?,
+                output,
+                &self.engine.limits.root,
+            )?,
             StmtKind::TableOf {
                 value,
                 rows,
@@ -272,6 +289,7 @@ impl Interpreter {
             } => answer(
                 self.table_of(value, rows, cols, *ppos, &origin.text)?,
                 output,
+                &self.engine.limits.root,
             )?,
             StmtKind::Genus { target, range } => self.genus(target, range.as_ref())?,
             StmtKind::Quotient { game, range } => self.quotient(game, range, out)?,
@@ -877,12 +895,12 @@ fn tabulated(
 }
 
 /// The text of results, after saving them to the file of `to "FILE"` if there is one.
-fn answer(results: Results, output: &Option<Output>) -> Result<String, Error> {
+fn answer(results: Results, output: &Option<Output>, root: &Root) -> Result<String, Error> {
     let text = results.text();
     match output {
         None => Ok(text),
         Some(output) => {
-            let wrote = results.save(&output.path, output.span)?;
+            let wrote = results.save(&output.path, output.span, root)?;
             Ok(format!("{text}\n{wrote}"))
         }
     }

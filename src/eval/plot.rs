@@ -8,8 +8,11 @@
 
 mod outline;
 
+use std::io::Write as _;
 use std::sync::Once;
 
+use image::codecs::png::PngEncoder;
+use image::{ColorType, ImageEncoder};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -18,6 +21,7 @@ use super::results::{Entry, Results};
 use super::value::Shape;
 use super::Interpreter;
 use crate::error::Error;
+use crate::files::{self, Access};
 use crate::game::Part;
 use crate::span::Span;
 use crate::syntax::ast::{Expr, Plot};
@@ -79,6 +83,19 @@ pub(super) fn draw(
     };
     let size = size.unwrap_or_else(|| picture.default_size());
     register_font();
+    let mut replaced = false;
+    let open = || {
+        let cannot = |reason: String| {
+            Error::invalid(
+                format!("cannot write the picture to `{file}`: {reason}"),
+                file_span,
+                "check that the folder exists and can be written",
+            )
+        };
+        let root = &interp.engine.limits.root;
+        files::open(root, std::path::Path::new(file), Access::Write)
+            .map_err(|refused| Error::file(refused, file, file_span, cannot))
+    };
     let result = if file.ends_with(".svg") {
         let mut svg = String::new();
         let drawn = {
@@ -96,15 +113,32 @@ pub(super) fn draw(
                         "this is a fault of grundy's SVG writer: write a PNG instead",
                     )
                 })?;
-                std::fs::write(file, outlined).map_err(|e| e.to_string())
+                let opened = open()?;
+                replaced = opened.replaced;
+                (&opened.file)
+                    .write_all(outlined.as_bytes())
+                    .map_err(|e| e.to_string())
             }
             Err(reason) => Err(reason),
         }
     } else {
-        let backend = BitMapBackend::new(file, size).into_drawing_area();
-        picture
-            .render(&backend)
-            .and_then(|()| backend.present().map_err(|e| e.to_string()))
+        let mut pixels = vec![0u8; size.0 as usize * size.1 as usize * 3];
+        let drawn = {
+            let backend = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
+            picture
+                .render(&backend)
+                .and_then(|()| backend.present().map_err(|e| e.to_string()))
+        };
+        match drawn {
+            Ok(()) => {
+                let opened = open()?;
+                replaced = opened.replaced;
+                let encoder = PngEncoder::new(std::io::BufWriter::new(&opened.file));
+                (encoder.write_image(&pixels, size.0, size.1, ColorType::Rgb8))
+                    .map_err(|e| e.to_string())
+            }
+            Err(reason) => Err(reason),
+        }
     };
     result.map_err(|reason| {
         Error::invalid(
@@ -113,7 +147,14 @@ pub(super) fn draw(
             "check that the folder exists and can be written",
         )
     })?;
-    Ok(format!("wrote {file} ({} x {} pixels)", size.0, size.1))
+    let replacing = match replaced {
+        true => ", replacing the file that was there",
+        false => "",
+    };
+    Ok(format!(
+        "wrote {file} ({} x {} pixels{replacing})",
+        size.0, size.1
+    ))
 }
 
 /// One side of `size W x H`, in pixels.

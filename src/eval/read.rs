@@ -5,6 +5,7 @@
 use std::io::Read;
 
 use crate::error::Error;
+use crate::files::{self, Access, Root};
 use crate::game::budget;
 use crate::span::Span;
 
@@ -19,18 +20,22 @@ pub struct ReadLimits<'a> {
     pub max_elements: usize,
     pub max_memory: usize,
     pub interrupted: &'a dyn Fn() -> bool,
+    /// Where files may be read.
+    pub root: &'a Root,
 }
 
 /// Every integer in the file at `path` (a `-` right before digits makes it negative), in order.
 pub fn integers(path: &str, span: Span, limits: &ReadLimits<'_>) -> Result<Vec<Value>, Error> {
-    let cannot = |e: std::io::Error| {
+    let cannot = |e: String| {
         Error::invalid(
             format!("cannot read `{path}`: {e}"),
             span,
-            "the path is relative to the folder grundy runs in",
+            "the path is relative to the folder of the file run (at the prompt and for `-e`, the folder grundy runs in)",
         )
     };
-    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let mut file = files::open(limits.root, std::path::Path::new(path), Access::Read)
+        .map_err(|refused| Error::file(refused, path, span, cannot))?
+        .file;
     let mut block = vec![0u8; BLOCK];
     let mut numbers: Vec<Value> = Vec::new();
     // The integer being read: its sign and digits so far, without leading zeros.
@@ -43,7 +48,7 @@ pub fn integers(path: &str, span: Span, limits: &ReadLimits<'_>) -> Result<Vec<V
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(cannot(e)),
+            Err(e) => return Err(cannot(e.to_string())),
         };
         if (limits.interrupted)() {
             return Err(Error::Interrupted);

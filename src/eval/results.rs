@@ -3,8 +3,10 @@
 //! what `moves` and `win` found, shown as text.
 
 use std::fmt::{self, Write as _};
+use std::io::Write as _;
 
 use crate::error::Error;
+use crate::files::{self, Access, Root};
 use crate::game::loopy::GValue;
 use crate::span::Span;
 
@@ -377,8 +379,9 @@ impl Results {
         }
     }
 
-    /// Writes the results to `path` in the form its extension names; says what it wrote.
-    pub fn save(&self, path: &str, span: Span) -> Result<String, Error> {
+    /// Writes the results to `path` (under `root`) in the form its extension names; says what
+    /// it wrote, and whether that replaced a file.
+    pub fn save(&self, path: &str, span: Span, root: &Root) -> Result<String, Error> {
         let extension = std::path::Path::new(path)
             .extension()
             .and_then(|e| e.to_str())
@@ -395,14 +398,28 @@ impl Results {
                 ))
             }
         };
-        std::fs::write(path, contents).map_err(|e| {
+        let cannot = |e: String| {
             Error::invalid(
                 format!("cannot write `{path}`: {e}"),
                 span,
                 "check that the folder exists and can be written",
             )
-        })?;
-        Ok(format!("wrote {path}"))
+        };
+        let mut opened = files::open(root, std::path::Path::new(path), Access::Write)
+            .map_err(|refused| Error::file(refused, path, span, cannot))?;
+        opened
+            .file
+            .write_all(contents.as_bytes())
+            .map_err(|e| cannot(e.to_string()))?;
+        Ok(wrote(path, &opened))
+    }
+}
+
+/// The answer's line for a file written: `wrote FILE`, and whether it replaced a file.
+pub fn wrote(path: &str, opened: &files::Opened) -> String {
+    match opened.replaced {
+        true => format!("wrote {path} (replacing the file that was there)"),
+        false => format!("wrote {path}"),
     }
 }
 

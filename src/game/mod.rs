@@ -218,6 +218,8 @@ pub struct Limits {
     pub spread_after: Duration,
     /// Where heap sequences are kept on disk as they grow, to resume from (`--cache DIR`).
     pub cache: Option<Arc<heap::Cache>>,
+    /// Where the program may read and write files, and where its relative paths start.
+    pub root: crate::files::Root,
 }
 
 impl Default for Limits {
@@ -230,6 +232,7 @@ impl Default for Limits {
             threads: 0,
             spread_after: Duration::from_millis(20),
             cache: None,
+            root: crate::files::Root::working_folder(),
         }
     }
 }

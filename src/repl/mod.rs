@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use crate::builtins::BUILTINS;
 use crate::error::{render, Error};
 use crate::eval::expr::Host;
+use crate::files::{self, Access};
 use crate::game::heap::Cache;
 use crate::game::{Limits, Method};
 use crate::syntax;
@@ -307,12 +308,55 @@ impl Backend {
         ))
     }
 
-    /// Runs a file into the session, as `:load FILE` does.
+    /// Runs a file under the session's root into the session, its relative paths taken from
+    /// its folder.
     pub fn load(&mut self, path: &Path) -> Answer {
-        match crate::read_program_file(path, crate::longest_program(&self.limits)) {
-            Ok(source) => self.run(&path.display().to_string(), &source, true),
-            Err(error) => Answer::error(self.render(&[error], "", "")),
-        }
+        let shown = path.display().to_string();
+        let root = self.limits.root.clone();
+        let opened = files::open(&root, path, Access::Read).map_err(|refused| {
+            let span = crate::span::Span::new(0, shown.len());
+            Error::file(refused, &shown, span, |reason| Error::Io {
+                path: shown.clone(),
+                reason,
+            })
+        });
+        let read = opened.and_then(|opened| {
+            let source = crate::read_program(&shown, &opened.file, crate::longest_program(&self.limits))?;
+            Ok((source, opened.path))
+        });
+        let (source, at) = match read {
+            Ok(read) => read,
+            Err(error) => return Answer::error(self.render(&[error], "<:load>", &shown)),
+        };
+        let base = at.parent().map(Path::to_path_buf).unwrap_or_default();
+        self.session.set_root(root.with_base(base));
+        let answer = self.run(&shown, &source, true);
+        self.session.set_root(root);
+        answer
+    }
+
+    /// Runs a file named on the command line (`-i FILE`) into the session, as a file run: under
+    /// its folder (or `--root`), relative paths from there; then the prompt's root again.
+    pub fn run_file(&mut self, path: &Path) -> Answer {
+        let source = match crate::read_program_file(path, crate::longest_program(&self.limits)) {
+            Ok(source) => source,
+            Err(error) => return Answer::error(self.render(&[error], "", "")),
+        };
+        let folder = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let root = self.limits.root.clone();
+        self.session.set_root(root.for_file(folder.to_path_buf()));
+        let answer = self.run(&path.display().to_string(), &source, true);
+        self.session.set_root(root);
+        answer
+    }
+
+    /// Where programs at this prompt may read and write files.
+    pub fn set_root(&mut self, root: files::Root) {
+        self.limits.root = root.clone();
+        self.session.set_root(root);
     }
 
     /// Runs an entry or a file. An `atomic` run that fails leaves the session as it was.

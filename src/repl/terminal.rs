@@ -60,7 +60,7 @@ pub fn run(mut backend: Backend, file: Option<&Path>) -> ExitCode {
     );
     let progress = backend.limits().progress.clone();
     if let Some(path) = file {
-        let answer = with_spinner(&progress, |_| backend.load(path));
+        let answer = with_spinner(&progress, |_| backend.run_file(path));
         show(&answer);
     }
     // The lines of the entry being typed: stored in the history as one entry when it is done.

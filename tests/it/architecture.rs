@@ -64,7 +64,8 @@ fn assert_layer_knows_only(layer: &str, allowed: &[&str]) {
 #[test]
 fn the_engine_knows_no_syntax_checker_evaluator_diagnostics_or_repl() {
     // A rule's error crosses the engine as an opaque `game::RuleError`, not as `crate::error`.
-    assert_layer_knows_only("game", &["game"]);
+    // `files` is the one way a path is opened (the cache's folder too); it knows nothing else.
+    assert_layer_knows_only("game", &["game", "files"]);
 }
 
 #[test]
@@ -76,13 +77,15 @@ fn the_syntax_knows_only_spans_and_errors() {
 fn the_evaluator_knows_no_checker_or_repl() {
     assert_layer_knows_only(
         "eval",
-        &["eval", "syntax", "span", "error", "game", "builtins"],
+        &[
+            "eval", "syntax", "span", "error", "game", "builtins", "files",
+        ],
     );
 }
 
 #[test]
-fn the_built_in_table_and_spans_stand_alone() {
-    for file in ["builtins.rs", "span.rs"] {
+fn the_built_in_table_spans_and_file_access_stand_alone() {
+    for file in ["builtins.rs", "span.rs", "files.rs"] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(file);
         let text = std::fs::read_to_string(path).unwrap();
         // Its unit tests' `use super::*;` is the file itself.
@@ -91,5 +94,36 @@ fn the_built_in_table_and_spans_stand_alone() {
             .filter(|line| line.trim() != "use super::*;")
             .any(|line| line.contains("crate::") || line.contains("super::"));
         assert!(!depends, "src/{file} depends on the rest of the crate");
+    }
+}
+
+#[test]
+fn every_path_a_program_names_is_opened_through_files_open() {
+    // The command line's own files (the program run) and the cache's key, which is no path a
+    // program names, are the only others.
+    let allowed = ["files.rs", "lib.rs", "game/heap/cache_key.rs"];
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    for file in files {
+        let relative = file
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let text = std::fs::read_to_string(&file).unwrap();
+        let opens = [
+            "File::open(",
+            "File::create(",
+            "fs::write(",
+            "OpenOptions::new(",
+            "BitMapBackend::new(",
+        ]
+        .iter()
+        .any(|call| text.contains(call));
+        assert!(
+            !opens || allowed.contains(&relative.as_str()),
+            "src/{relative} opens a file itself: open it with `files::open`"
+        );
     }
 }

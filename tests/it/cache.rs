@@ -10,18 +10,30 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use grundy::game::heap::{Cache, HeapSequence};
+use grundy::game::heap::{Cache, CacheKey, HeapSequence};
 use grundy::game::Limits;
 use grundy::repl::{Answer, Backend, Reply};
 use grundys_rules::grundys_rules;
 
+/// The secret the tests sign their caches with (the installation's stays untouched).
+fn test_key() -> CacheKey {
+    CacheKey::at(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache-test-key")).unwrap()
+}
+
+fn open_cache(dir: &Path) -> Cache {
+    Cache::with_key(dir, test_key()).unwrap()
+}
+
 fn limits(cache: Option<&Path>, max_states: usize) -> Limits {
     Limits {
         max_states,
-        cache: cache.map(|dir| Arc::new(Cache::open(dir).unwrap())),
+        cache: cache.map(|dir| Arc::new(open_cache(dir))),
         ..Limits::default()
     }
 }
+
+/// The bytes of a chunk after its values: a CRC-32 and an HMAC-SHA256.
+const CHUNK_TAIL: usize = 4 + 32;
 
 fn answer(repl: &mut Backend, line: &str) -> Answer {
     match repl.feed(line) {
@@ -100,15 +112,33 @@ fn chunks(bytes: &[u8]) -> Vec<(usize, u64, usize)> {
         let start = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
         let count = u32::from_le_bytes(bytes[at + 8..at + 12].try_into().unwrap()) as usize;
         let end = at + 13 + count * bytes[at + 12] as usize;
-        if end + 4 > bytes.len()
+        if end + CHUNK_TAIL > bytes.len()
             || crc32fast::hash(&bytes[at..end]).to_le_bytes() != bytes[end..end + 4]
         {
             break;
         }
         found.push((at, start, count));
-        at = end + 4;
+        at = end + CHUNK_TAIL;
     }
     found
+}
+
+/// The canonical key of the game a cache file holds, read from its header.
+fn header_key(bytes: &[u8]) -> String {
+    let version_len = u16::from_le_bytes(bytes[12..14].try_into().unwrap()) as usize;
+    let at = 14 + version_len;
+    let key_len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+    String::from_utf8(bytes[at + 4..at + 4 + key_len].to_vec()).unwrap()
+}
+
+/// The binary, its cache key in a data folder of the tests (not the user's).
+fn grundy_command() -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command.env(
+        "XDG_DATA_HOME",
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache-test-data"),
+    );
+    command
 }
 
 /// How many values the sound chunks of a cache file hold.
@@ -275,7 +305,7 @@ fn a_save_appends_only_the_new_values_and_a_damaged_tail_keeps_the_sound_prefix(
 
     // A flipped byte in the last chunk: the chunks before it are kept, with a warning.
     let mut damaged = after.clone();
-    let at = damaged.len() - 10;
+    let at = damaged.len() - CHUNK_TAIL - 10;
     damaged[at] ^= 1;
     std::fs::write(&path, &damaged).unwrap();
     let mut third = Backend::new(limits(Some(dir.path()), 1_000_000));
@@ -351,7 +381,7 @@ fn equal_games_share_a_file_and_a_changed_rule_does_not() {
 fn writers_at_the_same_time_never_leave_a_file_a_reader_rejects() {
     let dir = tempfile::tempdir().unwrap();
     let eager = |dir: &Path| {
-        let mut cache = Cache::open(dir).unwrap();
+        let mut cache = open_cache(dir);
         cache.save_every = Duration::ZERO;
         Limits {
             cache: Some(Arc::new(cache)),
@@ -401,7 +431,7 @@ fn writers_at_the_same_time_never_leave_a_file_a_reader_rejects() {
 fn two_processes_share_one_cache() {
     let dir = tempfile::tempdir().unwrap();
     let run = |heap: u32| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        grundy_command()
             .arg("--cache")
             .arg(dir.path())
             .arg("-e")
@@ -478,7 +508,7 @@ fn a_cache_folder_that_cannot_be_made_stops_the_command_line() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a file");
     std::fs::write(&file, "").unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+    let out = grundy_command()
         .arg("--cache")
         .arg(file.join("sub"))
         .args(["-e", "grundy kayles[3]"])
@@ -508,15 +538,43 @@ fn a_save_that_fails_is_a_warning_once_and_the_values_still_come() {
     });
 }
 
-/// A chunk of a cache file of values one byte wide, written by the layout the format documents.
-fn chunk_bytes(start: u64, values: &[u32]) -> Vec<u8> {
+/// A chunk of a cache file of values `width` bytes wide, written by the layout the format
+/// documents: its CRC-32, and its MAC under `secret` (the bytes of a key file) for the game whose
+/// canonical key is `key`; a MAC of zeros without a secret, as a forger who recomputes the CRC
+/// writes it.
+fn chunk_bytes(start: u64, values: &[u32], width: usize, signed: Option<(&[u8], &str)>) -> Vec<u8> {
+    use hmac::{KeyInit, Mac};
     let mut bytes = start.to_le_bytes().to_vec();
     bytes.extend_from_slice(&(values.len() as u32).to_le_bytes());
-    bytes.push(1);
-    bytes.extend(values.iter().map(|&v| u8::try_from(v).unwrap()));
+    bytes.push(width as u8);
+    for &v in values {
+        bytes.extend_from_slice(&v.to_le_bytes()[..width]);
+        assert!(width == 4 || v >> (8 * width) == 0);
+    }
     let crc = crc32fast::hash(&bytes);
+    let mac = match signed {
+        Some((secret, key)) => {
+            let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(secret).unwrap();
+            let version = env!("CARGO_PKG_VERSION");
+            mac.update(b"grundy cache chunk");
+            mac.update(&(version.len() as u16).to_le_bytes());
+            mac.update(version.as_bytes());
+            mac.update(&(key.len() as u32).to_le_bytes());
+            mac.update(key.as_bytes());
+            mac.update(&bytes);
+            mac.finalize().into_bytes().to_vec()
+        }
+        None => vec![0; 32],
+    };
     bytes.extend_from_slice(&crc.to_le_bytes());
+    bytes.extend_from_slice(&mac);
     bytes
+}
+
+/// The secret of the tests' key file, read as the format documents it: 32 bytes.
+fn test_secret() -> Vec<u8> {
+    test_key();
+    std::fs::read(Path::new(env!("CARGO_TARGET_TMPDIR")).join("cache-test-key")).unwrap()
 }
 
 /// The subtraction game {1, 3, 4} by brute force.
@@ -551,9 +609,13 @@ fn a_chunk_that_contradicts_the_period_keeps_the_values_before_and_is_cut() {
     let bytes = std::fs::read(&path).unwrap();
     let mut g = subtraction_134(1999);
     let header = bytes[..header_end(&bytes)].to_vec();
-    let sound = [header, chunk_bytes(0, &g[..1000])].concat();
+    let secret = test_secret();
+    let key = header_key(&bytes);
+    let signed = Some((&secret[..], &key[..]));
+    let sound = [header, chunk_bytes(0, &g[..1000], 1, signed)].concat();
     g[1500] ^= 1;
-    std::fs::write(&path, [&sound[..], &chunk_bytes(1000, &g[1000..])].concat()).unwrap();
+    let wrong = chunk_bytes(1000, &g[1000..], 1, signed);
+    std::fs::write(&path, [&sound[..], &wrong].concat()).unwrap();
 
     let mut second = session(dir.path());
     let warned = answer(&mut second, "print [grundy(s[n]) for n in 1490..=1510]");
@@ -585,7 +647,7 @@ fn a_chunk_that_contradicts_the_period_keeps_the_values_before_and_is_cut() {
     assert_eq!((found[1].0, found[1].1), (sound.len(), 1000));
     let (at, _, count) = *found.last().unwrap();
     assert_eq!(
-        at + 13 + count * repaired[at + 12] as usize + 4,
+        at + 13 + count * repaired[at + 12] as usize + CHUNK_TAIL,
         repaired.len()
     );
     let mut third = session(dir.path());
@@ -602,7 +664,7 @@ fn a_chunk_that_contradicts_the_period_keeps_the_values_before_and_is_cut() {
 fn a_file_cut_below_the_known_end_is_checked_again_from_its_header() {
     let dir = tempfile::tempdir().unwrap();
     let eager = || {
-        let mut cache = Cache::open(dir.path()).unwrap();
+        let mut cache = open_cache(dir.path());
         cache.save_every = Duration::ZERO;
         Limits {
             cache: Some(Arc::new(cache)),
@@ -625,7 +687,7 @@ fn a_file_cut_below_the_known_end_is_checked_again_from_its_header() {
     let found = chunks(&repaired);
     let (at, _, count) = *found.last().unwrap();
     assert_eq!(
-        at + 13 + count * repaired[at + 12] as usize + 4,
+        at + 13 + count * repaired[at + 12] as usize + CHUNK_TAIL,
         repaired.len()
     );
     let reader_limits = eager();
@@ -637,4 +699,248 @@ fn a_file_cut_below_the_known_end_is_checked_again_from_its_header() {
     for n in 0..reader.resumed() as u64 {
         assert_eq!(reader.get(n), Some(expected[n as usize]), "heap {n}");
     }
+}
+
+/// A warning's words on one line, without the frame of the diagnostic.
+fn flat(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().filter(|w| *w != "│").collect();
+    words.join(" ")
+}
+
+/// Dawson's Kayles (octal 0.07) by brute force: take two from a row, leaving no row, one, or two.
+fn dawson_brute(last: usize) -> Vec<u32> {
+    let mut g = vec![0u32; last + 1];
+    for n in 2..=last {
+        let rest = n - 2;
+        let mut seen = vec![false; n + 2];
+        seen[g[rest] as usize] = true;
+        for a in 1..rest {
+            seen[(g[a] ^ g[rest - a]) as usize] = true;
+        }
+        g[n] = seen.iter().position(|s| !s).unwrap() as u32;
+    }
+    g
+}
+
+/// Changes the value of `heap` in a one-byte-wide chunk of a cache file and recomputes that
+/// chunk's CRC-32, as someone editing a shared cache would.
+fn forge(bytes: &mut [u8], heap: usize, value: u8) {
+    let (at, start, count) = *chunks(bytes)
+        .iter()
+        .find(|&&(_, start, count)| (start as usize..start as usize + count).contains(&heap))
+        .unwrap();
+    assert_eq!(bytes[at + 12], 1, "one byte a value");
+    let values = at + 13;
+    bytes[values + heap - start as usize] = value;
+    let end = values + count;
+    let crc = crc32fast::hash(&bytes[at..end]);
+    bytes[end..end + 4].copy_from_slice(&crc.to_le_bytes());
+}
+
+const UNSIGNED: &str = "were not computed by this installation";
+
+#[test]
+fn forged_values_with_recomputed_checksums_are_computed_again() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(rerun(dir.path()), (String::new(), 0));
+    let path = cache_file(dir.path());
+    let mut bytes = std::fs::read(&path).unwrap();
+    let brute = grundys_game(3000);
+    assert_ne!(brute[100], 7);
+    let sound = chunks(&bytes).len();
+    forge(&mut bytes, 100, 7);
+    assert_eq!(
+        chunks(&bytes).len(),
+        sound,
+        "the forged chunk passes its CRC"
+    );
+    std::fs::write(&path, &bytes).unwrap();
+
+    let mut forged = Backend::new(limits(Some(dir.path()), 1_000_000));
+    let value = answer(&mut forged, "grundy grundys[100]");
+    assert_eq!(value.output, format!("{}\n", brute[100]));
+    let warning = flat(&value.errors);
+    assert!(warning.contains(UNSIGNED), "{warning}");
+    assert_eq!(resumed(&mut forged, "grundys"), 0);
+    // grundys[100] + nim[2] is P exactly when the two values are equal.
+    let outcome = clean(&mut forged, "print outcome(grundys[100] + nim[2])");
+    assert_eq!(outcome, if brute[100] == 2 { "P\n" } else { "N\n" });
+    drop(forged);
+    // The save wrote the values it computed again, signed: the next run takes them without a
+    // warning.
+    assert_eq!(rerun(dir.path()), (String::new(), 101));
+}
+
+#[test]
+fn a_forged_value_does_not_reach_a_proved_period() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = Backend::new(limits(Some(dir.path()), 1_000_000));
+    clean(&mut first, "grundy dawson[3000]");
+    drop(first);
+    let path = cache_file(dir.path());
+    let mut bytes = std::fs::read(&path).unwrap();
+    let brute = dawson_brute(3000);
+    forge(&mut bytes, 40, (brute[40] ^ 1) as u8);
+    std::fs::write(&path, &bytes).unwrap();
+
+    let mut forged = Backend::new(limits(Some(dir.path()), 1_000_000));
+    let period = answer(&mut forged, "period dawson");
+    assert!(flat(&period.errors).contains(UNSIGNED), "{period:?}");
+    let mut plain = Backend::new(Limits::default());
+    assert_eq!(period.output, clean(&mut plain, "period dawson"));
+    // Dawson's Kayles has period 34 from heap 53 on (its values here by brute force).
+    assert!(period.output.contains("34"), "{}", period.output);
+    let shown: Vec<String> = brute.iter().map(u32::to_string).collect();
+    assert_eq!(
+        values(&mut forged, "dawson", 0, 3000),
+        format!("[{}]\n", shown.join(", "))
+    );
+}
+
+/// The header of the cache file of `grundys`, as a run of the binary writes it in `dir`.
+fn grundys_header(dir: &Path) -> Vec<u8> {
+    let out = grundy_command()
+        .arg("--cache")
+        .arg(dir)
+        .args(["-e", "grundy grundys[10]"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let bytes = std::fs::read(cache_file(dir)).unwrap();
+    bytes[..header_end(&bytes)].to_vec()
+}
+
+#[test]
+fn a_huge_forged_value_is_refused_before_anything_grows() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = grundys_header(dir.path());
+    let brute = grundys_game(10);
+    let mut forged: Vec<u32> = brute[..6].to_vec();
+    forged[3] = u32::MAX;
+    let chunk = chunk_bytes(0, &forged, 4, None);
+    std::fs::write(cache_file(dir.path()), [header, chunk].concat()).unwrap();
+    let out = grundy_command()
+        .args(["--max-memory", "64", "--cache"])
+        .arg(dir.path())
+        .args(["-e", "grundy grundys[5]"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("{}\n", brute[5])
+    );
+    assert!(
+        stderr.contains("grundy::cache") && flat(&stderr).contains(UNSIGNED),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_impossible_value_is_refused_even_when_signed() {
+    let secret = test_secret();
+    let brute = grundys_game(4000);
+    // Heap 3 has one option (1 + 2); past heap 3000 the values are below 64, whatever the
+    // options.
+    let cases = [
+        (3, u32::MAX, "heap 3 has at most 1 options"),
+        (3000, 1000, "below 64"),
+    ];
+    for (heap, wrong, why) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let header = grundys_header(dir.path());
+        let key = header_key(&header);
+        let mut forged: Vec<u32> = brute[..4000].to_vec();
+        forged[heap] = wrong;
+        let chunk = chunk_bytes(0, &forged, 4, Some((&secret, &key)));
+        std::fs::write(cache_file(dir.path()), [header, chunk].concat()).unwrap();
+        let mut repl = Backend::new(limits(Some(dir.path()), 1_000_000));
+        let got = answer(&mut repl, &format!("grundy grundys[{heap}]"));
+        assert_eq!(got.output, format!("{}\n", brute[heap]));
+        let warning = flat(&got.errors);
+        assert!(warning.contains(why), "{warning}");
+        assert_eq!(resumed(&mut repl, "grundys"), heap);
+    }
+}
+
+#[test]
+fn a_cache_file_of_another_installation_is_computed_again_and_signed_anew() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys = tempfile::tempdir().unwrap();
+    let other = CacheKey::at(&keys.path().join("other-key")).unwrap();
+    assert_ne!(other, test_key());
+    let mut there = Backend::new(Limits {
+        cache: Some(Arc::new(Cache::with_key(dir.path(), other).unwrap())),
+        ..Limits::default()
+    });
+    clean(&mut there, "grundy grundys[3000]");
+    drop(there);
+    let (warning, resumed) = rerun(dir.path());
+    assert!(flat(&warning).contains(UNSIGNED), "{warning}");
+    assert_eq!(resumed, 0);
+    assert_eq!(rerun(dir.path()), (String::new(), 3001));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_cache_file_or_folder_that_is_a_link_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    assert_eq!(rerun(&cache), (String::new(), 0));
+    let file = cache_file(&cache);
+    std::fs::remove_file(&file).unwrap();
+    let victim = dir.path().join("passwd");
+    std::fs::write(&victim, "root:x:0:0:root:/root:/bin/bash\n").unwrap();
+    std::os::unix::fs::symlink(&victim, &file).unwrap();
+    let (warning, resumed) = rerun(&cache);
+    assert_eq!(resumed, 0);
+    let warning = flat(&warning);
+    assert!(warning.contains("is a link"), "{warning}");
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "root:x:0:0:root:/root:/bin/bash\n"
+    );
+    assert!(std::fs::symlink_metadata(&file)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+
+    let linked = dir.path().join("linked");
+    std::os::unix::fs::symlink(&cache, &linked).unwrap();
+    let refused = Cache::with_key(&linked, test_key())
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("is a link"), "{refused}");
+    let out = grundy_command()
+        .arg("--cache")
+        .arg(&linked)
+        .args(["-e", "grundy kayles[3]"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = flat(&String::from_utf8_lossy(&out.stderr));
+    assert!(stderr.contains("is a link"), "{stderr}");
+}
+
+#[cfg(unix)]
+#[test]
+fn the_key_is_made_once_for_its_owner_alone_and_refused_when_others_may_read_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let data = tempfile::tempdir().unwrap();
+    let path = data.path().join("grundy").join("cache-key");
+    let key = CacheKey::at(&path).unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&path), 0o600);
+    assert_eq!(mode(path.parent().unwrap()), 0o700);
+    assert_eq!(std::fs::read(&path).unwrap().len(), 32);
+    assert_eq!(CacheKey::at(&path).unwrap(), key);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let refused = CacheKey::at(&path).unwrap_err().to_string();
+    assert!(refused.contains("chmod 600"), "{refused}");
+    let linked = data.path().join("linked-key");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    std::os::unix::fs::symlink(&path, &linked).unwrap();
+    let refused = CacheKey::at(&linked).unwrap_err().to_string();
+    assert!(refused.contains("is a link"), "{refused}");
 }

@@ -25,7 +25,14 @@ fn every_example_runs_and_checks_itself() {
             "{} checks nothing",
             path.display()
         );
-        if let Err(e) = grundy::run_to_string(&path.display().to_string(), &source) {
+        // Run as the binary runs a file: under its folder, relative paths from there.
+        let folder = path.parent().unwrap().to_path_buf();
+        let limits = grundy::game::Limits {
+            root: grundy::files::Root::folder(folder),
+            ..grundy::game::Limits::default()
+        };
+        let name = path.display().to_string();
+        if let Err(e) = grundy::run_to_string_with(&name, &source, limits) {
             panic!("{} failed:\n{e}", path.display());
         }
     }

@@ -93,7 +93,12 @@ fn read_answers_the_nim_notes_format() {
         heaps.len()
     );
     let expected = heaps.iter().fold(0, |a, h| a ^ h);
-    assert_eq!(last_line(&source), expected.to_string());
+    let limits = grundy::game::Limits {
+        root: grundy::files::Root::folder(folder.path().to_path_buf()),
+        ..grundy::game::Limits::default()
+    };
+    let out = grundy::run_to_string_with("explore", &source, limits).unwrap();
+    assert_eq!(out.lines().last().unwrap(), expected.to_string());
 }
 
 #[test]
@@ -116,11 +121,16 @@ fn compare_dot_and_pictures() {
     let folder = tempfile::tempdir().unwrap();
     let png = folder.path().join("seq.png");
     let svg = folder.path().join("wythoff.svg");
-    run(&format!(
+    let limits = grundy::game::Limits {
+        root: grundy::files::Root::folder(folder.path().to_path_buf()),
+        ..grundy::game::Limits::default()
+    };
+    let source = format!(
         "plot sequence kayles 0..=100 to {:?}\nplot table wythoff 0..32, 0..16 to {:?}",
         png.display().to_string(),
         svg.display().to_string()
-    ));
+    );
+    grundy::run_to_string_with("explore", &source, limits).unwrap();
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
     let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());

@@ -195,7 +195,11 @@ proptest! {
              ppos {value} for a in 0..{rows}, b in 0..{cols} to \"{}\"",
             path("s.csv"), path("t.csv"), path("t.json"), path("p.txt"),
         );
-        let printed = grundy::run_to_string("forms", &program).unwrap();
+        let limits = grundy::game::Limits {
+            root: grundy::files::Root::folder(dir.path().to_path_buf()),
+            ..grundy::game::Limits::default()
+        };
+        let printed = grundy::run_to_string_with("forms", &program, limits).unwrap();
         let read = |name: &str| std::fs::read_to_string(path(name)).unwrap();
         let cell = |a: i64, b: i64| a * k + b - 2;
 

@@ -61,3 +61,5 @@ mod runaway;
 mod sparse_reach;
 // winning moves counted and listed against brute force
 mod wins;
+// TODO Files stay in their folder: a program reads and writes only under its root (the folder of the
+mod files;

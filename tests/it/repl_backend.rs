@@ -133,15 +133,18 @@ fn load_reports_errors_against_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.game");
     std::fs::write(&path, "let a = 1\nassert a == 2\n").unwrap();
-    let mut repl = Backend::new(Limits::default());
+    let mut repl = Backend::new(Limits {
+        root: grundy::files::Root::folder(dir.path().to_path_buf()),
+        ..Limits::default()
+    });
     let text = answer(&mut repl, &format!(":load {}", path.display()));
     assert!(text.contains("assertion failed"), "{text}");
     assert!(text.contains("bad.game:2:8"), "{text}");
     let rolled_back = answer(&mut repl, "print a");
     assert!(rolled_back.contains("unknown name `a`"), "{rolled_back}");
-    let missing = answer(&mut repl, ":load /no/such/file.game");
+    let missing = answer(&mut repl, ":load no-such-file.game");
     assert!(
-        missing.contains("cannot read `/no/such/file.game`"),
+        missing.contains("cannot read `no-such-file.game`"),
         "{missing}"
     );
 }
@@ -271,7 +274,10 @@ fn a_failed_load_leaves_the_session_as_it_was() {
         "game half on n { for k in 1..=n { n -= k } }\nlet x = 7\nassert grundy(half[3]) == 0\n",
     )
     .unwrap();
-    let mut repl = Backend::new(Limits::default());
+    let mut repl = Backend::new(Limits {
+        root: grundy::files::Root::folder(folder.path().to_path_buf()),
+        ..Limits::default()
+    });
     answer(&mut repl, "let x = 1");
     let loaded = answer(&mut repl, &format!(":load {}", path.display()));
     assert!(loaded.contains("assertion failed"), "{loaded}");

@@ -385,7 +385,11 @@ fn the_notes_input_of_200000_heaps() {
         path.display().to_string(),
         last = winning.len() - 1,
     );
-    let out = run(&source);
+    let limits = grundy::game::Limits {
+        root: grundy::files::Root::folder(folder.path().to_path_buf()),
+        ..grundy::game::Limits::default()
+    };
+    let out = grundy::run_to_string_with("wins", &source, limits).unwrap();
     let mut lines = out.lines();
     assert_eq!(lines.next().unwrap(), x.to_string());
     assert_eq!(lines.next().unwrap(), winning.len().to_string());

@@ -17,6 +17,16 @@
 //! period the values before it prove keeps its values before `n` (each was checked as it was
 //! taken), and the next save cuts the file before that chunk and writes them again.
 //!
+//! Only values this installation computed are taken: each chunk carries an HMAC-SHA256 under
+//! the installation's secret ([`super::cache_key`]), and a chunk whose MAC fails (a file copied
+//! from another machine, or edited, its CRC recomputed) is treated as a damaged one: its values
+//! and those after it are computed again, with a warning, and the next save writes them again,
+//! signed. Each value taken is also checked to be one the game can have (at most the number of
+//! options of its heap, and at most the next power of two above the values before it, since the
+//! options are sums of smaller heaps), so that not even a bug of this installation makes a table
+//! grow without bound. The folder and its files are opened by [`crate::files::open`] under a
+//! root that follows no link: a cache folder or file that is a link is refused.
+//!
 //! Several runs may share a folder: a writer holds an exclusive lock on the file while it
 //! checks what others appended and appends after it, and a reader a shared one, so no reader
 //! sees half a chunk and no two writers interleave. Values are the same whoever computes them:
@@ -24,16 +34,20 @@
 //! computing them twice). A proved period is not stored: resuming replays the values through the
 //! same checkpoints as computing them, which finds the period again from them.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::cache_file::{cell_value, read_chunk, read_header, write_chunks, write_header, Chunk};
+use super::cache_file::{
+    cell_value, read_chunk, read_header, write_chunks, write_header, Chunk, Signer,
+};
+use super::cache_key::CacheKey;
 use super::options::CanonicalMoves;
 use super::values::with_slice;
 use super::{HeapRules, HeapSequence};
+use crate::files::{self, Access, Refused, Root};
 use crate::game::Limits;
 
 /// How often a growing sequence is saved by default (longer when saving itself takes long).
@@ -51,6 +65,9 @@ const SAVE_DOUBLING_FROM: usize = 1 << 16;
 #[derive(Debug)]
 pub struct Cache {
     dir: PathBuf,
+    /// The folder, following no link.
+    root: Root,
+    secret: CacheKey,
     /// How often a growing sequence is saved, at least.
     pub save_every: Duration,
     warnings: Mutex<Vec<CacheWarning>>,
@@ -68,11 +85,24 @@ pub struct CacheWarning {
 }
 
 impl Cache {
-    /// The cache in folder `dir`, which is created if missing.
+    /// The cache in folder `dir`, which is created if missing, signed with this installation's
+    /// secret. A `dir` that is a link is refused.
     pub fn open(dir: &Path) -> io::Result<Cache> {
-        std::fs::create_dir_all(dir)?;
+        Cache::with_key(dir, CacheKey::installation()?)
+    }
+
+    /// The cache in folder `dir`, signed with `secret`.
+    pub fn with_key(dir: &Path, secret: CacheKey) -> io::Result<Cache> {
+        let root = Root::sealed(dir).map_err(|refused| match refused {
+            Refused::Io(e) => e,
+            refused => io::Error::other(format!(
+                "{refused}: name the folder it leads to, or another one"
+            )),
+        })?;
         Ok(Cache {
             dir: dir.to_path_buf(),
+            root,
+            secret,
             save_every: SAVE_EVERY,
             warnings: Mutex::default(),
         })
@@ -84,10 +114,18 @@ impl Cache {
 
     /// The file that holds the values of the sequence with these rules.
     pub fn path_of(&self, rules: &HeapRules) -> PathBuf {
-        self.dir.join(format!(
-            "{:016x}.heapseq",
-            fnv1a(canonical_key(rules).as_bytes())
-        ))
+        self.dir.join(file_name(rules))
+    }
+
+    /// Opens the file of these rules in the folder.
+    fn open_file(&self, rules: &HeapRules, access: Access) -> io::Result<File> {
+        match files::open(&self.root, Path::new(&file_name(rules)), access) {
+            Ok(opened) => Ok(opened.file),
+            Err(Refused::Io(e)) => Err(e),
+            Err(refused) => Err(io::Error::other(format!(
+                "{refused}: the cache is not written through links"
+            ))),
+        }
     }
 
     /// The warnings since the last call, oldest first.
@@ -158,7 +196,7 @@ impl HeapSequence {
             ..Tracker::default()
         };
         let had = self.len();
-        match self.read_file(&path, &canonical_key(&self.rules), limits) {
+        match self.read_file(cache, limits) {
             Ok(None) => {}
             Ok(Some(sound)) => {
                 tracker.saved = sound.saved;
@@ -204,7 +242,7 @@ impl HeapSequence {
         }
         let path = cache.path_of(&self.rules);
         let start = Instant::now();
-        match self.append_to_file(&path, &canonical_key(&self.rules)) {
+        match self.append_to_file(&cache) {
             Ok(()) => {
                 self.cache.last_save = Some(Instant::now());
                 self.cache.last_save_took = start.elapsed();
@@ -222,16 +260,13 @@ impl HeapSequence {
         self.keep(limits, true);
     }
 
-    /// Takes the values of the file at `path` into the sequence, under a shared lock: `None`
+    /// Takes the values of the sequence's file into the sequence, under a shared lock: `None`
     /// when there is no file (or an empty one, which a writer has just made); the reason when
     /// its header is not this game's.
-    fn read_file(
-        &mut self,
-        path: &Path,
-        key: &str,
-        limits: &Limits,
-    ) -> Result<Option<SoundPart>, String> {
-        let file = match File::open(path) {
+    fn read_file(&mut self, cache: &Cache, limits: &Limits) -> Result<Option<SoundPart>, String> {
+        let key = canonical_key(&self.rules);
+        let signer = Signer::new(&cache.secret, &key);
+        let file = match cache.open_file(&self.rules, Access::Read) {
             Ok(file) => file,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(format!("it cannot be read: {e}")),
@@ -243,7 +278,7 @@ impl HeapSequence {
             return Ok(None);
         }
         let mut input = BufReader::with_capacity(1 << 20, &file);
-        let header = read_header(&mut input, key, size)?;
+        let header = read_header(&mut input, &key, size)?;
         let mut sound = SoundPart {
             kept: 0,
             saved: 0,
@@ -252,7 +287,7 @@ impl HeapSequence {
         };
         let mut buffer = Vec::new();
         loop {
-            let chunk = read_chunk(&mut input, &mut buffer);
+            let chunk = read_chunk(&mut input, &mut buffer, &signer);
             let (start, count, width, bytes) = match chunk {
                 Ok(Chunk::End) => break,
                 Ok(Chunk::Sound {
@@ -263,6 +298,10 @@ impl HeapSequence {
                 }) => (start, count, width, bytes),
                 Ok(Chunk::Damaged(why)) => {
                     sound.damage = Some(damaged(sound.saved, why));
+                    break;
+                }
+                Ok(Chunk::Unsigned) => {
+                    sound.damage = Some(unsigned(sound.saved));
                     break;
                 }
                 Err(e) => {
@@ -287,6 +326,10 @@ impl HeapSequence {
                 } else if self.len() >= cap {
                     sound.kept = n;
                     return Ok(Some(sound));
+                } else if let Some(why) = self.impossible(v) {
+                    sound.damage = Some(damaged(n, &why));
+                    sound.kept = n;
+                    return Ok(Some(sound));
                 } else if !self.take_cached(v) {
                     let why = "it contradicts the period its values prove";
                     sound.damage = Some(damaged(n, why));
@@ -301,22 +344,19 @@ impl HeapSequence {
         Ok(Some(sound))
     }
 
-    /// Appends the values the file at `path` does not hold, under an exclusive lock: after the
+    /// Appends the values the sequence's file does not hold, under an exclusive lock: after the
     /// part of the file this sequence knows sound, the chunks others appended since are checked
     /// and kept, a damaged tail is cut, and only the values after them are written. A chunk this
     /// sequence found damaged is cut with all after it; when the file is shorter than the part
     /// known sound (another run cut it), it is checked again from its header. A file that is
     /// not this game's (or not a cache file) is written again from its header.
-    fn append_to_file(&mut self, path: &Path, key: &str) -> io::Result<()> {
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)?;
+    fn append_to_file(&mut self, cache: &Cache) -> io::Result<()> {
+        let key = canonical_key(&self.rules);
+        let signer = Signer::new(&cache.secret, &key);
+        let mut file = cache.open_file(&self.rules, Access::Update)?;
         file.lock()?;
         let size = file.metadata()?.len();
-        let header = read_header(&mut BufReader::new(&file), key, size);
+        let header = read_header(&mut BufReader::new(&file), &key, size);
         let (mut end, mut count) = match header {
             Ok(header) => {
                 let known = match self.cache.end {
@@ -324,14 +364,14 @@ impl HeapSequence {
                     end => (end, self.cache.saved),
                 };
                 if known.0 > size {
-                    sound_end(&mut file, (header, 0))?
+                    sound_end(&mut file, (header, 0), &signer)?
                 } else if self.cache.damaged {
                     known
                 } else {
-                    let mut found = sound_end(&mut file, known)?;
+                    let mut found = sound_end(&mut file, known, &signer)?;
                     if found.0 < size && found == known && known.0 != header {
                         // Nothing sound where this sequence left the file: it was written again.
-                        found = sound_end(&mut file, (header, 0))?;
+                        found = sound_end(&mut file, (header, 0), &signer)?;
                     }
                     found
                 }
@@ -339,7 +379,7 @@ impl HeapSequence {
             Err(_) => {
                 file.set_len(0)?;
                 file.seek(SeekFrom::Start(0))?;
-                (write_header(&mut file, key)?, 0)
+                (write_header(&mut file, &key)?, 0)
             }
         };
         if end < size || count < self.len() {
@@ -348,8 +388,9 @@ impl HeapSequence {
         if count < self.len() {
             file.seek(SeekFrom::Start(end))?;
             let mut out = BufWriter::with_capacity(1 << 20, &file);
-            end +=
-                with_slice!(&self.values, g => write_chunks(&mut out, count as u64, &g[count..]))?;
+            end += with_slice!(&self.values, g => {
+                write_chunks(&mut out, count as u64, &g[count..], &signer)
+            })?;
             out.flush()?;
             count = self.len();
         }
@@ -362,7 +403,7 @@ impl HeapSequence {
 
 /// The end of the sound chunks of a file that follow `from` (a byte offset and
 /// the count of values before it), as the same pair.
-fn sound_end(file: &mut File, from: (u64, usize)) -> io::Result<(u64, usize)> {
+fn sound_end(file: &mut File, from: (u64, usize), signer: &Signer) -> io::Result<(u64, usize)> {
     let (mut end, mut count) = from;
     file.seek(SeekFrom::Start(end))?;
     let mut input = BufReader::with_capacity(1 << 20, &*file);
@@ -372,7 +413,7 @@ fn sound_end(file: &mut File, from: (u64, usize)) -> io::Result<(u64, usize)> {
         count: more,
         bytes,
         ..
-    } = read_chunk(&mut input, &mut buffer)?
+    } = read_chunk(&mut input, &mut buffer, signer)?
     {
         if start != count as u64 {
             break;
@@ -397,7 +438,55 @@ fn damaged(from: usize, why: &str) -> String {
     format!("its values from heap {from} on are damaged ({why})")
 }
 
+fn unsigned(from: usize) -> String {
+    format!(
+        "its values from heap {from} on were not computed by this installation (their MAC does \
+         not match its key: a file copied from another machine, or edited)"
+    )
+}
+
+/// The most options a heap of `n` has under `rules`, counted with repeats: its value is at most
+/// this.
+fn most_options(rules: &HeapRules, n: u64) -> u128 {
+    let mut count = 0u128;
+    for t in rules.takes.iter().filter(|t| t.take <= n) {
+        let rest = (n - t.take) as u128;
+        count += u128::from(t.none && rest == 0) + u128::from(t.one && rest >= 1);
+        if t.two {
+            count += rest / 2;
+        }
+        if t.three {
+            count += rest * rest;
+        }
+    }
+    for range in rules.ranges.iter().filter(|r| r.lo <= n) {
+        count += (range.hi.unwrap_or(n).min(n) - range.lo + 1) as u128;
+    }
+    count
+}
+
 impl HeapSequence {
+    /// Why `v` cannot be the value of the next heap, if it cannot: more than the heap has options,
+    /// or than the next power of two above every value before it (an option's value is the XOR of
+    /// values of smaller heaps, so it stays below that power).
+    fn impossible(&self, v: u32) -> Option<String> {
+        let n = self.len() as u64;
+        let options = most_options(&self.rules, n);
+        if u128::from(v) > options {
+            return Some(format!(
+                "heap {n} has at most {options} options, and the value read is {v}"
+            ));
+        }
+        // Every value so far is below `bound`, a power of two.
+        let power = self.bound;
+        if v as usize > power {
+            return Some(format!(
+                "the values before heap {n} are below {power}, and the value read is {v}"
+            ));
+        }
+        None
+    }
+
     /// Appends a value read from a cache file, as if computed; `false` when a period proved by
     /// the values so far gives another value.
     fn take_cached(&mut self, v: u32) -> bool {
@@ -441,6 +530,11 @@ pub fn canonical_key(rules: &HeapRules) -> String {
         }
     }
     text
+}
+
+/// The name of the file of the sequence with these rules.
+fn file_name(rules: &HeapRules) -> String {
+    format!("{:016x}.heapseq", fnv1a(canonical_key(rules).as_bytes()))
 }
 
 /// The 64-bit FNV-1a hash: stable across versions and machines, for file names.
