@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::game::loopy::GValue;
 use crate::game::{period, Part, Position, SolveError};
 use crate::span::Span;
-use crate::syntax::ast::{Expr, Plot};
+use crate::syntax::ast::{Expr, Plot, PlotOptions};
 
 /// The most positions `dot` draws.
 const DOT_LIMIT: usize = 500;
@@ -229,9 +229,9 @@ impl Interpreter {
         plot: &Plot,
         file: &str,
         file_span: Span,
-        size: Option<&(Expr, Expr)>,
+        options: &PlotOptions,
         source: &str,
     ) -> Result<String, Error> {
-        super::plot::draw(self, plot, file, file_span, size, source)
+        super::plot::draw(self, plot, file, file_span, options, source)
     }
 }

@@ -274,8 +274,8 @@ impl Interpreter {
                 plot,
                 file,
                 file_span,
-                size,
-            } => self.plot(plot, file, *file_span, size.as_ref(), &origin.text)?,
+                options,
+            } => self.plot(plot, file, *file_span, options, &origin.text)?,
             StmtKind::Assert(condition) => {
                 let mut eval = Eval::new(self);
                 if eval.bool(condition)? {
