@@ -208,6 +208,13 @@ fn time_toggles() {
         ),
         "{timed}"
     );
+    // The time is the last word on an entry: after its answer, and after its error too.
+    let failed = answer(&mut repl, "print 1; grundy kayles[0 - 1]");
+    let (error, time) = (
+        failed.find("grundy::").unwrap(),
+        failed.find("time: ").unwrap(),
+    );
+    assert!(failed.starts_with("1\n") && error < time, "{failed}");
     assert_eq!(answer(&mut repl, ":t"), "timing off\n");
     assert_eq!(answer(&mut repl, "grundy kayles[7]"), "2\n");
 }
