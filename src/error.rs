@@ -3,6 +3,7 @@
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, NamedSource, Report};
 use thiserror::Error;
 
+use crate::game::progress::grouped;
 use crate::span::Span;
 
 /// An error found while parsing, checking or running a program. Each carries the span of the
@@ -399,7 +400,7 @@ pub enum Error {
 
     /// A `check` that found counterexamples: `check n % 2 == 0 for n in 0..3`. The help shows
     /// the first few, each with its bindings and, for a comparison, both sides.
-    #[error("check failed: {failed} of {cases} cases failed")]
+    #[error("check failed: {} of {} cases failed", grouped(*.failed), grouped(*.cases))]
     #[diagnostic(code(grundy::check_failed), help("{detail}"))]
     CheckFailed {
         failed: u64,

@@ -23,7 +23,7 @@ use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use rustc_hash::FxHashMap;
 
-use self::expr::{plural, solve_error, Eval, Flow, Host};
+use self::expr::{solve_error, Eval, Flow, Host};
 use self::results::{Entry, Results};
 use self::rules::RuleGame;
 use self::types::{GlobalTypes, Ty};
