@@ -50,6 +50,22 @@ pub fn check(statements: &[Stmt], globals: &GlobalTypes) -> Result<(), Vec<Error
     }
 }
 
+/// The warnings about `statements`: a rule game with no rules.
+pub fn warnings(statements: &[Stmt]) -> Vec<Error> {
+    let empty = |statement: &Stmt| match &statement.kind {
+        StmtKind::Game(GameDecl {
+            name,
+            def: GameDef::Rules { rules, .. },
+            ..
+        }) if rules.is_empty() => Some(Error::NoRules {
+            name: name.name.clone(),
+            span: name.span,
+        }),
+        _ => None,
+    };
+    statements.iter().filter_map(empty).collect()
+}
+
 impl Checker<'_> {
     fn lookup(&self, name: &str) -> Option<Ty> {
         if let Some((_, ty)) = self.locals.iter().rev().find(|(n, _)| n == name) {

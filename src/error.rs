@@ -460,6 +460,20 @@ pub enum Error {
         help: String,
     },
 
+    /// A rule game declared with no rules (`game g on n { }`): legal, every position is a
+    /// P-position, but seldom meant, so it is a warning and the game is declared all the same.
+    #[error("the game `{name}` has no rules, so no position of it has a move")]
+    #[diagnostic(
+        code(grundy::no_rules),
+        severity(Warning),
+        help("every position of it is a P-position (value 0); add a rule between the braces")
+    )]
+    NoRules {
+        name: String,
+        #[label("declared with no rules")]
+        span: Span,
+    },
+
     /// Ctrl-C during a computation.
     #[error("interrupted")]
     #[diagnostic(code(grundy::interrupted))]

@@ -30,6 +30,8 @@ pub const PRELUDE: &str = include_str!("prelude.game");
 /// One run of the interpreter: the prelude and everything run since, with every value solved.
 pub struct Session {
     interpreter: Interpreter,
+    /// The checker's warnings not yet taken.
+    warnings: Vec<Error>,
 }
 
 impl Session {
@@ -37,6 +39,7 @@ impl Session {
     pub fn new(limits: Limits) -> Session {
         let mut session = Session {
             interpreter: Interpreter::new(limits),
+            warnings: Vec::new(),
         };
         session
             .run("<prelude>", PRELUDE, &mut std::io::sink())
@@ -51,6 +54,7 @@ impl Session {
     pub fn run(&mut self, name: &str, source: &str, out: &mut dyn Write) -> Result<(), Vec<Error>> {
         let program = syntax::parse(source).map_err(|e| vec![e])?;
         check::check(&program.statements, self.interpreter.global_types())?;
+        self.warnings.extend(check::warnings(&program.statements));
         let origin = std::sync::Arc::new(error::Origin {
             name: name.to_string(),
             text: source.to_string(),
@@ -90,13 +94,14 @@ impl Session {
         }
     }
 
-    /// The warnings about cache files since the last call (ignored files, failed saves), as
-    /// diagnostics to render.
-    pub fn take_warnings(&self) -> Vec<Error> {
-        match &self.limits().cache {
-            Some(cache) => cache.take_warnings().into_iter().map(Error::from).collect(),
-            None => Vec::new(),
+    /// The warnings since the last call, as diagnostics to render: the checker's (a game with
+    /// no rules) and those about cache files (ignored files, failed saves).
+    pub fn take_warnings(&mut self) -> Vec<Error> {
+        let mut warnings = std::mem::take(&mut self.warnings);
+        if let Some(cache) = &self.limits().cache {
+            warnings.extend(cache.take_warnings().into_iter().map(Error::from));
         }
+        warnings
     }
 }
 

@@ -530,3 +530,21 @@ fn a_check_whose_binders_depend_on_each_other_counts_without_a_total() {
         "{text}"
     );
 }
+
+#[test]
+fn a_game_with_no_rules_is_declared_with_a_warning() {
+    let mut repl = Backend::new(Limits::default());
+    let Reply::Done(declared) = repl.feed("game empty on n { }") else {
+        panic!()
+    };
+    assert!(declared.output.is_empty(), "{declared:?}");
+    assert!(
+        declared.errors.contains("grundy::no_rules")
+            && declared.errors.contains("the game `empty` has no rules"),
+        "{}",
+        declared.errors
+    );
+    // Declared all the same: no position has a move, so each is a P-position.
+    assert_eq!(answer(&mut repl, "grundy empty[5]"), "0\n");
+    assert_eq!(answer(&mut repl, "game one on n { n -= 1 }"), "");
+}

@@ -338,7 +338,8 @@ impl Backend {
         let took = start.elapsed();
         self.games.update(&self.session, before);
         let mut answer = Answer::output(String::from_utf8_lossy(&out));
-        answer.errors = self.render(&self.session.take_warnings(), name, source);
+        let warnings = self.session.take_warnings();
+        answer.errors = self.render(&warnings, name, source);
         if let Err(errors) = result {
             answer.errors += &if errors.contains(&Error::Interrupted) {
                 format!("{}\n", self.limits.progress.interrupted())
