@@ -110,6 +110,18 @@ fn compare_dot_and_pictures() {
     let dot = run("game g = graph { a -> b, c; b -> c }\ndot g[a]");
     assert!(dot.starts_with("digraph"), "{dot}");
     assert_eq!(dot.matches(" -> ").count(), 3, "{dot}");
+    // A legend names the shapes, apart from the positions (no edge reaches it).
+    assert!(dot.contains("subgraph cluster_legend"), "{dot}");
+    assert!(
+        dot.contains("[label=\"value 0: a P-position\\n(the player to move loses)\", shape=box]")
+    );
+    assert!(dot.contains("value above 0: an N-position"), "{dot}");
+    assert!(!dot.contains("legend_loopy"), "{dot}");
+    let loopy = run("game two = graph { a -> b; b -> a }\ndot two[a]");
+    assert!(
+        loopy.contains("value ∞: a loopy position\", style=dashed"),
+        "{loopy}"
+    );
     let refused = grundy::run_to_string("explore", "dot nim[40, 40]").unwrap_err();
     assert!(refused.contains("grundy::dot_limit"), "{refused}");
 
