@@ -608,6 +608,16 @@ impl Interpreter {
                 }
                 Ok((start, last))
             }
+            Value::Range { start, last: None } => Err(Error::type_mismatch(
+                "a finite range",
+                "a range with no end",
+                range.span,
+                format!(
+                    "give it an end, e.g. `{start}..={}` or `{start}..{}`",
+                    start + 83,
+                    start + 10
+                ),
+            )),
             other => Err(Error::type_mismatch(
                 "a finite range",
                 other.type_name(),
