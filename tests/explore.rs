@@ -140,7 +140,7 @@ fn compare_dot_and_pictures() {
     assert_eq!((width, height), (1200, 600));
     let svg = std::fs::read_to_string(&svg).unwrap();
     assert!(
-        svg.contains("<svg") && svg.contains("width=\"988\"") && svg.contains("height=\"514\""),
+        svg.contains("<svg") && svg.contains("width=\"1012\"") && svg.contains("height=\"506\""),
         "{}",
         &svg[..200]
     );
