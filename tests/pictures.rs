@@ -477,32 +477,28 @@ fn p_positions_stand_apart_from_every_value_at_256_by_256() {
         let y = (bottom + 1) as f64 - (b as f64 + 0.5) * (bottom + 1 - top) as f64 / 256.0;
         png.pixel(x as usize, y as usize)
     };
-    let mut darkest_neighbour = 0.0f64;
-    for a in 0..256 {
-        for b in 0..256 {
+    let mut lightest_neighbour = 0.0f64;
+    for (a, line) in values.iter().enumerate() {
+        for (b, &value) in line.iter().enumerate() {
             let colour = centre(a, b);
-            if values[a][b] == 0 {
+            if value == 0 {
                 assert_eq!(colour, [255, 255, 255], "P-position ({a}, {b})");
                 let neighbours = [(a + 1, b), (a, b + 1)]
                     .into_iter()
                     .filter(|&(x, y)| x < 256 && y < 256);
                 for (x, y) in neighbours {
-                    darkest_neighbour = darkest_neighbour.max(lightness(centre(x, y)));
+                    lightest_neighbour = lightest_neighbour.max(lightness(centre(x, y)));
                 }
             } else {
-                assert_ne!(
-                    colour,
-                    [255, 255, 255],
-                    "({a}, {b}) of value {}",
-                    values[a][b]
-                );
+                assert_ne!(colour, [255, 255, 255], "({a}, {b}) of value {value}");
                 // No value's colour comes near white in lightness: it reads in greyscale too.
                 assert!(lightness(colour) < 93.0, "({a}, {b}): {colour:?}");
             }
         }
     }
-    // The neighbours of P-positions are dark: white beside them is plain.
-    assert!(darkest_neighbour < 60.0, "{darkest_neighbour}");
+    // The neighbours of P-positions are dark (the lightest well below white): white beside
+    // them is plain.
+    assert!(lightest_neighbour < 60.0, "{lightest_neighbour}");
 }
 
 #[test]

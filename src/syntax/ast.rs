@@ -90,7 +90,7 @@ pub enum StmtKind {
         plot: Plot,
         file: String,
         file_span: Span,
-        options: PlotOptions,
+        options: Box<PlotOptions>,
     },
     /// `check COND for BINDER, ...`
     Check {

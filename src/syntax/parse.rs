@@ -408,7 +408,7 @@ fn plot_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
         plot,
         file,
         file_span: span(&path),
-        options,
+        options: Box::new(options),
     })
 }
 
