@@ -546,5 +546,8 @@ fn a_game_with_no_rules_is_declared_with_a_warning() {
     );
     // Declared all the same: no position has a move, so each is a P-position.
     assert_eq!(answer(&mut repl, "grundy empty[5]"), "0\n");
-    assert_eq!(answer(&mut repl, "game one on n { if n > 0 { n -= 1 } }"), "");
+    assert_eq!(
+        answer(&mut repl, "game one on n { if n > 0 { n -= 1 } }"),
+        ""
+    );
 }
