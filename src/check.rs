@@ -73,6 +73,22 @@ impl<'g> Checker<'g> {
     }
 }
 
+/// The warnings about `statements`: a rule game with no rules.
+pub fn warnings(statements: &[Stmt]) -> Vec<Error> {
+    let empty = |statement: &Stmt| match &statement.kind {
+        StmtKind::Game(GameDecl {
+            name,
+            def: GameDef::Rules { rules, .. },
+            ..
+        }) if rules.is_empty() => Some(Error::NoRules {
+            name: name.name.clone(),
+            span: name.span,
+        }),
+        _ => None,
+    };
+    statements.iter().filter_map(empty).collect()
+}
+
 impl Checker<'_> {
     fn lookup(&self, name: &str) -> Option<Ty> {
         if let Some((_, ty)) = self.locals.iter().rev().find(|(n, _)| n == name) {
@@ -204,8 +220,20 @@ impl Checker<'_> {
                     "write a game with a state, e.g. `g[a]`",
                 );
             }
-            StmtKind::Plot { plot, size, .. } => {
-                for side in size.iter().flat_map(|(w, h)| [w, h]) {
+            StmtKind::Plot { plot, options, .. } => {
+                let is_table = matches!(plot, Plot::Table { .. } | Plot::TableOf { .. });
+                let table_only = (options.barlabel.as_ref().map(|(_, at)| ("barlabel", *at)))
+                    .into_iter()
+                    .chain(options.colours.as_ref().map(|c| ("colours", c.span)));
+                for (option, at) in table_only.filter(|_| !is_table) {
+                    self.errors.push(Error::invalid(
+                        format!("`{option}` in a sequence plot"),
+                        at,
+                        "a sequence plot has no colour bar: `colours` and `barlabel` are for \
+                         `plot table`",
+                    ));
+                }
+                for side in options.size.iter().flat_map(|(w, h)| [w, h]) {
                     self.expect(
                         side,
                         &[Ty::Int],

@@ -5,6 +5,7 @@ mod excerpt;
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 use thiserror::Error;
 
+use crate::game::progress::grouped;
 use crate::span::Span;
 
 /// An error found while parsing, checking or running a program. Each carries the span of the
@@ -429,7 +430,7 @@ pub enum Error {
 
     /// A `check` that found counterexamples: `check n % 2 == 0 for n in 0..3`. The help shows
     /// the first few, each with its bindings and, for a comparison, both sides.
-    #[error("check failed: {failed} of {cases} cases failed")]
+    #[error("check failed: {} of {} cases failed", grouped(*.failed), grouped(*.cases))]
     #[diagnostic(code(grundy::check_failed), help("{detail}"))]
     CheckFailed {
         failed: u64,
@@ -502,6 +503,20 @@ pub enum Error {
         path: String,
         reason: String,
         help: String,
+    },
+
+    /// A rule game declared with no rules (`game g on n { }`): legal, every position is a
+    /// P-position, but seldom meant, so it is a warning and the game is declared all the same.
+    #[error("the game `{name}` has no rules, so no position of it has a move")]
+    #[diagnostic(
+        code(grundy::no_rules),
+        severity(Warning),
+        help("every position of it is a P-position (value 0); add a rule between the braces")
+    )]
+    NoRules {
+        name: String,
+        #[label("declared with no rules")]
+        span: Span,
     },
 
     /// Ctrl-C during a computation.

@@ -41,6 +41,8 @@ use Order::{Each, Whole};
 /// One run of the interpreter: the prelude and everything run since, with every value solved.
 pub struct Session {
     interpreter: Interpreter,
+    /// The checker's warnings not yet taken.
+    warnings: Vec<Error>,
 }
 
 impl Session {
@@ -48,6 +50,7 @@ impl Session {
     pub fn new(limits: Limits) -> Session {
         let mut session = Session {
             interpreter: Interpreter::new(limits),
+            warnings: Vec::new(),
         };
         session
             .run("<prelude>", PRELUDE, &mut std::io::sink())
@@ -100,9 +103,13 @@ impl Session {
             Whole => {
                 let mut checker = check::Checker::new(self.interpreter.global_types());
                 let mut found = Vec::new();
+                let mut warnings = Vec::new();
                 for statement in statements() {
                     match statement {
-                        Ok(statement) => checker.statement(&statement),
+                        Ok(statement) => {
+                            warnings.extend(check::warnings(std::slice::from_ref(&statement)));
+                            checker.statement(&statement)
+                        }
                         Err(error) => found = error,
                     }
                 }
@@ -112,16 +119,18 @@ impl Session {
                         return Err(errors);
                     }
                     Ok(()) if !found.is_empty() => return Err(found),
-                    Ok(()) => {}
+                    Ok(()) => self.warnings.extend(warnings),
                 }
                 self.interpreter.execute(statements(), origin, out)
             }
             Each => {
                 let globals = self.interpreter.global_types().clone();
                 let mut checker = check::Checker::new(&globals);
+                let warnings = &mut self.warnings;
                 let checked = statements().map(|statement| {
                     let statement = statement?;
                     checker.check_next(&statement)?;
+                    warnings.extend(check::warnings(std::slice::from_ref(&statement)));
                     Ok(statement)
                 });
                 self.interpreter.execute(checked, origin, out)
@@ -169,13 +178,14 @@ impl Session {
         }
     }
 
-    /// The warnings about cache files since the last call (ignored files, failed saves), as
-    /// diagnostics to render.
-    pub fn take_warnings(&self) -> Vec<Error> {
-        match &self.limits().cache {
-            Some(cache) => cache.take_warnings().into_iter().map(Error::from).collect(),
-            None => Vec::new(),
+    /// The warnings since the last call, as diagnostics to render: the checker's (a game with
+    /// no rules) and those about cache files (ignored files, failed saves).
+    pub fn take_warnings(&mut self) -> Vec<Error> {
+        let mut warnings = std::mem::take(&mut self.warnings);
+        if let Some(cache) = &self.limits().cache {
+            warnings.extend(cache.take_warnings().into_iter().map(Error::from));
         }
+        warnings
     }
 }
 

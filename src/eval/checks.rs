@@ -2,6 +2,7 @@
 //! first few shown; large sweeps spread over the workers.
 
 use super::*;
+use crate::game::progress::grouped;
 
 impl Interpreter {
     /// `check`: runs the condition for every binding, in order, and counts the cases that
@@ -75,10 +76,11 @@ impl Interpreter {
             shown,
         } = tally.into_inner();
         if failed == 0 {
-            return Ok(format!(
-                "check: {}",
-                plural(cases as usize, "case") + " held"
-            ));
+            let cases = match cases {
+                1 => "1 case".to_string(),
+                _ => format!("{} cases", grouped(cases)),
+            };
+            return Ok(format!("check: {cases} held"));
         }
         let mut detail: Vec<String> = shown
             .iter()

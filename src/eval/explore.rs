@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::game::loopy::GValue;
 use crate::game::{period, Part, Position, SolveError};
 use crate::span::Span;
-use crate::syntax::ast::{Expr, Plot};
+use crate::syntax::ast::{Expr, Plot, PlotOptions};
 
 /// The most positions `dot` draws.
 const DOT_LIMIT: usize = 500;
@@ -159,7 +159,8 @@ impl Interpreter {
         self.part_value_at(&part, span)
     }
 
-    /// The positions reachable from `target`, as a Graphviz digraph labelled with values.
+    /// The positions reachable from `target`, as a Graphviz digraph labelled with values, with a
+    /// legend of its shapes.
     pub(super) fn dot(&mut self, target: &Expr) -> Result<String, Error> {
         let root = Eval::new(self).position(target)?;
         let fail = |e| solve_error(e, target.span);
@@ -202,12 +203,16 @@ impl Interpreter {
             .to_string()
         };
         let mut text = format!("digraph {:?} {{\n", show(&root.position));
+        let mut loopy = false;
         for (i, node) in nodes.iter().enumerate() {
             let value = self.engine.gvalue(node).map_err(fail)?;
             let shape = match value {
                 crate::game::loopy::GValue::Finite(0) => ", shape=box",
                 crate::game::loopy::GValue::Finite(_) => "",
-                crate::game::loopy::GValue::Infinite(_) => ", style=dashed",
+                crate::game::loopy::GValue::Infinite(_) => {
+                    loopy = true;
+                    ", style=dashed"
+                }
             };
             let _ = writeln!(
                 text,
@@ -220,7 +225,11 @@ impl Interpreter {
         for (a, b) in edges {
             let _ = writeln!(text, "  n{a} -> n{b};");
         }
-        text.push('}');
+        text.push_str(DOT_LEGEND);
+        if loopy {
+            text.push_str(DOT_LEGEND_LOOPY);
+        }
+        text.push_str("  }\n}");
         Ok(text)
     }
 
@@ -229,9 +238,19 @@ impl Interpreter {
         plot: &Plot,
         file: &str,
         file_span: Span,
-        size: Option<&(Expr, Expr)>,
+        options: &PlotOptions,
         source: &str,
     ) -> Result<String, Error> {
-        super::plot::draw(self, plot, file, file_span, size, source)
+        super::plot::draw(self, plot, file, file_span, options, source)
     }
 }
+
+/// The legend of a `dot` graph, a box of its own beside the positions: what a box and an
+/// ellipse mean (and, after it, a dashed outline when some value is infinite).
+const DOT_LEGEND: &str = "  subgraph cluster_legend {
+    label=\"legend\"; style=dotted;
+    legend_p [label=\"value 0: a P-position\\n(the player to move loses)\", shape=box];
+    legend_n [label=\"value above 0: an N-position\\n(the player to move wins)\"];
+";
+const DOT_LEGEND_LOOPY: &str =
+    "    legend_loopy [label=\"value ∞: a loopy position\", style=dashed];\n";

@@ -23,7 +23,7 @@ use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use rustc_hash::FxHashMap;
 
-use self::expr::{plural, solve_error, Eval, Flow, Host};
+use self::expr::{solve_error, Eval, Flow, Host};
 use self::results::{Entry, Results};
 use self::rules::RuleGame;
 use self::types::{GlobalTypes, Ty};
@@ -302,8 +302,8 @@ impl Interpreter {
                 plot,
                 file,
                 file_span,
-                size,
-            } => self.plot(plot, file, *file_span, size.as_ref(), &origin.text)?,
+                options,
+            } => self.plot(plot, file, *file_span, options, &origin.text)?,
             StmtKind::Assert(condition) => {
                 let mut eval = Eval::new(self);
                 if eval.bool(condition)? {
@@ -636,6 +636,16 @@ impl Interpreter {
                 }
                 Ok((start, last))
             }
+            Value::Range { start, last: None } => Err(Error::type_mismatch(
+                "a finite range",
+                "a range with no end",
+                range.span,
+                format!(
+                    "give it an end, e.g. `{start}..={}` or `{start}..{}`",
+                    start + 83,
+                    start + 10
+                ),
+            )),
             other => Err(Error::type_mismatch(
                 "a finite range",
                 other.type_name(),

@@ -1,21 +1,25 @@
 //! Pictures of Grundy values: a sequence as points (value against heap), a two-counter game
 //! as a colour map with a colour bar. Each has a title (the game and its range), axes with
-//! ticks and their names. An infinite value of a loopy game is drawn apart: in a sequence, a red
-//! cross on a row of its own above the values, marked `∞` and named in a legend; in a table, a
-//! grey cell, whose band at the top of the colour bar is marked `∞`. PNG, or SVG when the file name ends in `.svg`; the text is drawn with
-//! DejaVu Sans, shipped inside the binary (`assets/fonts`), so no system font is needed: in an
-//! SVG as the font's glyph outlines ([`outline`]), so no viewer's font is needed either.
+//! ticks and their names; `plot`'s options set the title, the names and the colour map. An
+//! infinite value of a loopy game is drawn apart: in a sequence, a red cross on a row of its own
+//! above the values, marked `∞` and named in a legend; in a table, a grey cell, whose band at the
+//! top of the colour bar is marked `∞`. PNG, or SVG when the file name ends in `.svg`. The text
+//! is DejaVu Sans, shipped inside the binary (`assets/fonts`), so a PNG needs no system font; an
+//! SVG's text is real text (`<text>`, editable and searchable) that names DejaVu Sans first and
+//! then the fonts of the same metrics, so it looks the same wherever DejaVu Sans is installed.
 
-mod outline;
+mod colour_map;
+mod render;
 
 use std::io::Write as _;
 use std::sync::Once;
 
 use image::codecs::png::PngEncoder;
 use image::{ColorType, ImageEncoder};
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use self::colour_map::ColourMap;
+use self::render::Look;
 use super::expr::Eval;
 use super::results::{Entry, Results};
 use super::value::Shape;
@@ -24,26 +28,24 @@ use crate::error::Error;
 use crate::files::{self, Access};
 use crate::game::Part;
 use crate::span::Span;
-use crate::syntax::ast::{Expr, Plot};
+use crate::syntax::ast::{Expr, Plot, PlotOptions};
 
 /// The size of a sequence plot, in pixels, unless `size W x H` says otherwise.
 pub const SEQUENCE_SIZE: (u32, u32) = (1200, 600);
 
-/// The side of a table plot's cells, in pixels: as large as fits `TABLE_AREA`, within these.
+/// The side of a table plot's cells, in pixels: as large as fits `TABLE_AREA`, within these;
+/// the cells of a long thin table are stretched across at least a quarter of it.
 const CELL: (u32, u32) = (1, 24);
 const TABLE_AREA: u32 = 800;
 
 /// The smallest and largest side of a picture that `size` may ask for.
 const SIDE: (i64, i64) = (200, 8192);
 
-/// Room around a table's cells: the title and margins, the axes' labels, the colour bar.
-const TABLE_FRAME: (u32, u32) = (90 + 130, 90 + 40);
-
-/// The most bands of colour in a colour bar.
-const BAR_STEPS: u64 = 256;
-
-/// The font family every text of a picture is drawn in.
-const FONT: &str = "sans-serif";
+/// The font every text of a picture is drawn in. For a PNG this is only the name the shipped
+/// font is registered under; an SVG writes it as the texts' `font-family`, so it lists the
+/// fonts that DejaVu Sans was made from (Bitstream Vera, whose metrics it keeps) and then a
+/// viewer's own sans-serif.
+const FONT: &str = "DejaVu Sans, Bitstream Vera Sans, Verdana, sans-serif";
 
 /// DejaVu Sans, the font of every text of a picture.
 const FONT_FILE: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
@@ -62,12 +64,22 @@ pub(super) fn draw(
     plot: &Plot,
     file: &str,
     file_span: Span,
-    size: Option<&(Expr, Expr)>,
+    options: &PlotOptions,
     source: &str,
 ) -> Result<String, Error> {
-    let size = match size {
+    let size = match &options.size {
         Some((width, height)) => Some((side(interp, width)?, side(interp, height)?)),
         None => None,
+    };
+    let colours = match &options.colours {
+        None => ColourMap::default(),
+        Some(name) => ColourMap::named(&name.name).ok_or_else(|| {
+            Error::invalid(
+                format!("no colour map `{}`", name.name),
+                name.span,
+                format!("the colour maps are {}", colour_map::NAMES),
+            )
+        })?,
     };
     let picture = match plot {
         Plot::Sequence { game, range } => sequence(interp, game, range)?,
@@ -81,7 +93,19 @@ pub(super) fn draw(
             Picture::of(results, value.span)?
         }
     };
-    let size = size.unwrap_or_else(|| picture.default_size());
+    let (title, (x_name, y_name), bar_name) = match &picture {
+        Picture::Sequence { title, names, .. } => (title, names, "value"),
+        Picture::Table {
+            title, names, bar, ..
+        } => (title, names, bar.as_str()),
+    };
+    let look = Look {
+        title: options.title.as_deref().unwrap_or(title),
+        x_name: options.xlabel.as_deref().unwrap_or(x_name),
+        y_name: options.ylabel.as_deref().unwrap_or(y_name),
+        bar_name: options.barlabel.as_ref().map_or(bar_name, |(b, _)| b),
+        colours,
+    };
     register_font();
     let mut replaced = false;
     let open = || {
@@ -96,27 +120,21 @@ pub(super) fn draw(
         files::open(root, std::path::Path::new(file), Access::Write)
             .map_err(|refused| Error::file(refused, file, file_span, cannot))
     };
+    let size = size.unwrap_or_else(|| picture.default_size(look.title));
     let result = if file.ends_with(".svg") {
         let mut svg = String::new();
         let drawn = {
             let backend = SVGBackend::with_string(&mut svg, size).into_drawing_area();
             picture
-                .render(&backend)
+                .render(&backend, &look)
                 .and_then(|()| backend.present().map_err(|e| e.to_string()))
         };
         match drawn {
             Ok(()) => {
-                let outlined = outline::outline_texts(&svg, FONT_FILE).map_err(|reason| {
-                    Error::invalid(
-                        format!("cannot draw the text of the picture `{file}`: {reason}"),
-                        file_span,
-                        "this is a fault of grundy's SVG writer: write a PNG instead",
-                    )
-                })?;
                 let opened = open()?;
                 replaced = opened.replaced;
                 (&opened.file)
-                    .write_all(outlined.as_bytes())
+                    .write_all(svg.as_bytes())
                     .map_err(|e| e.to_string())
             }
             Err(reason) => Err(reason),
@@ -126,7 +144,7 @@ pub(super) fn draw(
         let drawn = {
             let backend = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
             picture
-                .render(&backend)
+                .render(&backend, &look)
                 .and_then(|()| backend.present().map_err(|e| e.to_string()))
         };
         match drawn {
@@ -185,7 +203,18 @@ enum Picture {
         cols: i64,
         grid: Vec<Vec<Option<u64>>>,
         names: (String, String),
+        /// The name of the colour bar: what the values are.
+        bar: String,
     },
+}
+
+/// A range of an index in a title, as a paper writes it: `0 ≤ n ≤ 100`, or `n = 5`.
+fn bounds(name: &str, start: i64, last: i64) -> String {
+    if start == last {
+        format!("{name} = {start}")
+    } else {
+        format!("{start} ≤ {name} ≤ {last}")
+    }
 }
 
 /// A value that a picture can show: from 0 up, or infinite (`None`).
@@ -202,35 +231,6 @@ fn shown(v: &Entry, at: impl FnOnce() -> String, span: Span) -> Result<Option<u6
     }
 }
 
-/// The colour of an infinite value in a table.
-const INFINITE_CELL: RGBColor = RGBColor(190, 190, 190);
-
-/// The mark of an infinite value in a sequence.
-fn infinite_mark(at: (i64, i64), size: i32) -> Cross<(i64, i64), i32> {
-    Cross::new(at, size, RED.stroke_width(2))
-}
-
-/// The tick labels of a value axis whose row `infinite` (if any) holds the infinite values: none
-/// from that row up (the row is marked `∞` by [`mark_infinite`]).
-fn value_label(v: &i64, infinite: Option<i64>) -> String {
-    match infinite {
-        Some(row) if *v >= row => String::new(),
-        _ => v.to_string(),
-    }
-}
-
-/// Writes `∞` left of the pixel `at` (the left end of the row of infinite values, or the right
-/// edge of the colour bar's band of them, then `right` is true and it goes to the right).
-fn mark_infinite<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    at: (i32, i32),
-    right: bool,
-) -> Result<(), String> {
-    let x = if right { at.0 + 8 } else { at.0 - 24 };
-    let text = Text::new("∞", (x, at.1 - 13), (FONT, 24));
-    area.draw(&text).map_err(|e| e.to_string())
-}
-
 fn sequence(interp: &mut Interpreter, game: &Expr, range: &Expr) -> Result<Picture, Error> {
     let game = interp.heap_game(game, "plot sequence")?;
     let (start, last) = interp.finite_range(range)?;
@@ -244,7 +244,11 @@ fn sequence(interp: &mut Interpreter, game: &Expr, range: &Expr) -> Result<Pictu
         values.push(interp.part_gvalue_at(&part, range.span)?.finite());
     }
     Ok(Picture::Sequence {
-        title: format!("{}: Grundy values of heaps {start}..={last}", game.display),
+        title: format!(
+            "{}: Grundy values, {}",
+            game.display,
+            bounds("n", start, last)
+        ),
         start,
         values,
         names: ("heap n".into(), "Grundy value".into()),
@@ -268,13 +272,16 @@ fn table(
     let (c0, c1) = interp.finite_range(cols)?;
     Ok(Picture::Table {
         title: format!(
-            "{}: Grundy values, a = {r0}..={r1}, b = {c0}..={c1}",
-            game_value.display
+            "{}: Grundy values, {}, {}",
+            game_value.display,
+            bounds("a", r0, r1),
+            bounds("b", c0, c1)
         ),
         rows: r0,
         cols: c0,
         grid,
         names: ("a (first counter)".into(), "b (second counter)".into()),
+        bar: "Grundy value".into(),
     })
 }
 
@@ -283,20 +290,6 @@ fn shown_entry(v: &Entry) -> Option<u64> {
     match v {
         &Entry::Int(v) => Some(v.unsigned_abs()),
         Entry::Infinite(_) => None,
-    }
-}
-
-/// The colour of a value in a table, `top` the largest finite one: 0 (the P-positions) black,
-/// then from blue to red; an infinite value grey.
-fn colour(v: Option<u64>, top: u64) -> RGBAColor {
-    let Some(v) = v else {
-        return INFINITE_CELL.to_rgba();
-    };
-    if v == 0 {
-        BLACK.to_rgba()
-    } else {
-        let t = v as f64 / top.max(1) as f64;
-        HSLColor(0.7 * (1.0 - t), 0.9, 0.3 + 0.4 * t).to_rgba()
     }
 }
 
@@ -310,7 +303,7 @@ impl Picture {
                 axis,
                 values,
             } => Ok(Picture::Sequence {
-                title: format!("{label}, {} = {}..={}", axis.name, axis.start, axis.last),
+                title: format!("{label}, {}", bounds(&axis.name, axis.start, axis.last)),
                 start: axis.start,
                 values: (values.iter().enumerate())
                     .map(|(i, v)| {
@@ -338,161 +331,41 @@ impl Picture {
                 }
                 Ok(Picture::Table {
                     title: format!(
-                        "{label}, {} = {}..={}, {} = {}..={}",
-                        rows.name, rows.start, rows.last, cols.name, cols.start, cols.last
+                        "{label}, {}, {}",
+                        bounds(&rows.name, rows.start, rows.last),
+                        bounds(&cols.name, cols.start, cols.last)
                     ),
                     rows: rows.start,
                     cols: cols.start,
                     grid: shown_grid,
                     names: (rows.name, cols.name),
+                    bar: "value".into(),
                 })
             }
             Results::Ppos { .. } => unreachable!("a picture is drawn of values, not P-positions"),
         }
     }
 
-    fn default_size(&self) -> (u32, u32) {
+    /// The size unless `size` says otherwise: a table's cells as large as fit `TABLE_AREA`, with
+    /// room for the axes and the colour bar, and wide enough for the whole title.
+    fn default_size(&self, title: &str) -> (u32, u32) {
         match self {
             Picture::Sequence { .. } => SEQUENCE_SIZE,
             Picture::Table { grid, .. } => {
                 let rows = grid.len().max(1) as u32;
                 let cols = grid.first().map_or(1, |r| r.len().max(1)) as u32;
                 let cell = (TABLE_AREA / rows.max(cols)).clamp(CELL.0, CELL.1);
-                let side = |n: u32, frame: u32| (n.saturating_mul(cell) + frame).min(SIDE.1 as u32);
-                (side(rows, TABLE_FRAME.0), side(cols, TABLE_FRAME.1))
+                let frame = (
+                    2 * render::TABLE_MARGIN + render::TABLE_LABELS.0 + render::BAR_AREA,
+                    render::TITLE_BAND + render::TABLE_MARGIN + render::TABLE_LABELS.1,
+                );
+                let title = render::text_width(title, render::TITLE_SIZE) + 48;
+                let side = |n: u32, frame: u32| {
+                    let cells = n.saturating_mul(cell).max(TABLE_AREA / 4);
+                    (cells + frame).min(SIDE.1 as u32)
+                };
+                (side(rows, frame.0).max(title), side(cols, frame.1))
             }
         }
-    }
-
-    fn render<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        let fail = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-        area.fill(&WHITE).map_err(fail)?;
-        match self {
-            Picture::Sequence {
-                title,
-                start,
-                values,
-                names,
-            } => {
-                let last = start + values.len().max(1) as i64 - 1;
-                let top = values.iter().flatten().copied().max().unwrap_or(0).max(1) as i64;
-                // The infinite values, if any, on a row of their own above the finite ones.
-                let infinite = values.contains(&None).then_some(top + 1);
-                let mut chart = ChartBuilder::on(area)
-                    .caption(title, (FONT, 24))
-                    .margin(16)
-                    .x_label_area_size(50)
-                    .y_label_area_size(60)
-                    .build_cartesian_2d(*start..last + 1, 0..infinite.unwrap_or(top) + 1)
-                    .map_err(fail)?;
-                chart
-                    .configure_mesh()
-                    .light_line_style(WHITE)
-                    .x_desc(&names.0)
-                    .y_desc(&names.1)
-                    .y_label_formatter(&|v| value_label(v, infinite))
-                    .label_style((FONT, 15))
-                    .axis_desc_style((FONT, 17))
-                    .draw()
-                    .map_err(fail)?;
-                let radius = if values.len() > 400 { 2 } else { 3 };
-                let at = |i: usize| start + i as i64;
-                let points = (values.iter().enumerate()).filter_map(|(i, v)| {
-                    Some(Circle::new((at(i), (*v)? as i64), radius, BLUE.filled()))
-                });
-                chart.draw_series(points).map_err(fail)?;
-                if let Some(row) = infinite {
-                    mark_infinite(area, chart.backend_coord(&(*start, row)), false)?;
-                    let marks = (values.iter().enumerate())
-                        .filter(|(_, v)| v.is_none())
-                        .map(|(i, _)| infinite_mark((at(i), row), radius + 2));
-                    chart
-                        .draw_series(marks)
-                        .map_err(fail)?
-                        .label("infinite value (∞): a loopy game's position")
-                        .legend(|(x, y)| Cross::new((x + 10, y), 5, RED.stroke_width(2)));
-                    chart
-                        .configure_series_labels()
-                        .position(SeriesLabelPosition::UpperRight)
-                        .background_style(WHITE.mix(0.9))
-                        .border_style(BLACK)
-                        .label_font((FONT, 15))
-                        .draw()
-                        .map_err(fail)?;
-                }
-            }
-            Picture::Table {
-                title,
-                rows,
-                cols,
-                grid,
-                names,
-            } => {
-                let top = grid.iter().flatten().flatten().copied().max().unwrap_or(0);
-                // The band of the infinite values, if any, at the top of the colour bar.
-                let infinite = grid.iter().flatten().any(Option::is_none);
-                let infinite_band = infinite.then_some(top as i64 + 1);
-                let height = grid.first().map_or(0, Vec::len) as i64;
-                let titled = area.titled(title, (FONT, 24)).map_err(fail)?;
-                let (width, _) = titled.dim_in_pixel();
-                let (cells, bar) = titled.split_horizontally(width.saturating_sub(130));
-                let mut chart = ChartBuilder::on(&cells)
-                    .margin(12)
-                    .x_label_area_size(50)
-                    .y_label_area_size(60)
-                    .build_cartesian_2d(
-                        *rows..rows + grid.len().max(1) as i64,
-                        *cols..cols + height.max(1),
-                    )
-                    .map_err(fail)?;
-                chart
-                    .configure_mesh()
-                    .disable_mesh()
-                    .x_desc(&names.0)
-                    .y_desc(&names.1)
-                    .label_style((FONT, 15))
-                    .axis_desc_style((FONT, 17))
-                    .draw()
-                    .map_err(fail)?;
-                let squares = grid.iter().enumerate().flat_map(|(i, line)| {
-                    line.iter().enumerate().map(move |(j, &v)| {
-                        let (a, b) = (rows + i as i64, cols + j as i64);
-                        Rectangle::new([(a, b), (a + 1, b + 1)], colour(v, top).filled())
-                    })
-                });
-                chart.draw_series(squares).map_err(fail)?;
-                let mut scale = ChartBuilder::on(&bar)
-                    .margin_top(12)
-                    .margin_bottom(62)
-                    .margin_right(12)
-                    .caption("value", (FONT, 17))
-                    .set_label_area_size(LabelAreaPosition::Right, 50)
-                    .build_cartesian_2d(0..1i64, 0..infinite_band.unwrap_or(top as i64) + 1)
-                    .map_err(fail)?;
-                scale
-                    .configure_mesh()
-                    .disable_mesh()
-                    .disable_x_axis()
-                    .y_label_formatter(&|v| value_label(v, infinite_band))
-                    .label_style((FONT, 15))
-                    .draw()
-                    .map_err(fail)?;
-                let step = (top / BAR_STEPS).max(1) as usize;
-                let steps = (0..=top as i64).step_by(step).map(|v| {
-                    let end = (v + step as i64).min(top as i64 + 1);
-                    Rectangle::new([(0, v), (1, end)], colour(Some(v as u64), top).filled())
-                });
-                scale.draw_series(steps).map_err(fail)?;
-                if let Some(band) = infinite_band {
-                    let cell =
-                        Rectangle::new([(0, band), (1, band + 1)], colour(None, top).filled());
-                    scale.draw_series([cell]).map_err(fail)?;
-                    let (x, low) = scale.backend_coord(&(1, band));
-                    let (_, high) = scale.backend_coord(&(1, band + 1));
-                    mark_infinite(area, (x, (low + high) / 2), true)?;
-                }
-            }
-        }
-        Ok(())
     }
 }

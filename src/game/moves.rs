@@ -433,6 +433,9 @@ impl Engine {
             game,
             state: Box::new([h as i64]),
         };
+        // A heap emptied is dropped from the position, as an octal game's is: in Nim and in a
+        // subtraction game the empty heap has no move, so the position is the same game.
+        let heap_left = |h: u64| if h == 0 { Vec::new() } else { vec![heap(h)] };
         let n = part.state.first().copied().unwrap_or(0) as u64;
         match self.heap_moves(part)? {
             Some(HeapMoves::Nim) => {
@@ -441,7 +444,7 @@ impl Engine {
                     Some(t) => Box::new((t < n).then_some(t).into_iter()),
                 };
                 for h in heaps {
-                    if !visit(self, vec![heap(h)], None, GValue::Finite(h))? {
+                    if !visit(self, heap_left(h), None, GValue::Finite(h))? {
                         return Ok(false);
                     }
                 }
@@ -451,7 +454,7 @@ impl Engine {
                 for h in heaps {
                     let value = self.part_value(&heap(h as u64))?;
                     if target.is_none_or(|t| t == value)
-                        && !visit(self, vec![heap(h as u64)], None, GValue::Finite(value))?
+                        && !visit(self, heap_left(h as u64), None, GValue::Finite(value))?
                     {
                         return Ok(false);
                     }

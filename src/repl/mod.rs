@@ -159,10 +159,13 @@ pub enum Reply {
 /// The text an entry printed: answers for standard output, diagnostics for standard error.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Answer {
-    /// What the statements printed, and the time taken when `:time` is on.
+    /// What the statements printed.
     pub output: String,
     /// Rendered diagnostics, `interrupted`, or a command's complaint.
     pub errors: String,
+    /// The time taken and the methods used, when `:time` is on: shown after the answer and
+    /// its errors, as the last word on them.
+    pub timing: String,
 }
 
 impl Answer {
@@ -170,6 +173,7 @@ impl Answer {
         Answer {
             output: output.into(),
             errors: String::new(),
+            timing: String::new(),
         }
     }
 
@@ -177,12 +181,13 @@ impl Answer {
         Answer {
             output: String::new(),
             errors: errors.into(),
+            timing: String::new(),
         }
     }
 
-    /// Both texts, answers first, as a terminal would show them.
+    /// The texts, answers first and the timing last, as a terminal shows them.
     pub fn text(&self) -> String {
-        format!("{}{}", self.output, self.errors)
+        format!("{}{}{}", self.output, self.errors, self.timing)
     }
 }
 
@@ -377,7 +382,8 @@ impl Backend {
         let took = start.elapsed();
         self.games.update(&self.session, before);
         let mut answer = Answer::output(String::from_utf8_lossy(&out));
-        answer.errors = self.render(&self.session.take_warnings(), name, source);
+        let warnings = self.session.take_warnings();
+        answer.errors = self.render(&warnings, name, source);
         if let Err(errors) = result {
             answer.errors += &if errors.contains(&Error::Interrupted) {
                 format!("{}\n", self.limits.progress.interrupted())
@@ -386,11 +392,9 @@ impl Backend {
             };
         }
         if self.timing {
-            answer
-                .output
-                .push_str(&format!("time: {}\n", duration(took)));
+            answer.timing = format!("time: {}\n", duration(took));
             for (game, method) in self.session.interpreter.methods_since(&stored) {
-                answer.output.push_str(&format!("  {game}: {method}\n"));
+                answer.timing.push_str(&format!("  {game}: {method}\n"));
             }
         }
         answer

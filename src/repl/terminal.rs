@@ -110,6 +110,8 @@ fn show(answer: &Answer) {
     let _ = out.write_all(answer.output.as_bytes());
     let _ = out.flush();
     eprint!("{}", answer.errors);
+    let _ = out.write_all(answer.timing.as_bytes());
+    let _ = out.flush();
 }
 
 struct History {

@@ -85,12 +85,12 @@ pub enum StmtKind {
     },
     /// `dot g[a]`: the game graph of a position in Graphviz form.
     Dot(Expr),
-    /// `plot sequence dawson 0..=2000 to "dawson.png"`, with `size 1600 x 800` (pixels) or not.
+    /// `plot sequence dawson 0..=2000 to "dawson.png"`, with options or not.
     Plot {
         plot: Plot,
         file: String,
         file_span: Span,
-        size: Option<(Expr, Expr)>,
+        options: Box<PlotOptions>,
     },
     /// `check COND for BINDER, ...`
     Check {
@@ -130,6 +130,20 @@ pub enum Plot {
     SequenceOf { value: Expr, axis: Axis },
     /// `table EXPR for a in ROWS, b in COLUMNS`: a colour map of an expression's values.
     TableOf { value: Expr, rows: Axis, cols: Axis },
+}
+
+/// The options after a `plot`'s file, in any order, each at most once.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlotOptions {
+    /// `size 1600 x 800`: the picture's width and height in pixels.
+    pub size: Option<(Expr, Expr)>,
+    /// `title "..."`, `xlabel "..."`, `ylabel "..."`, `barlabel "..."` (a table's colour bar).
+    pub title: Option<String>,
+    pub xlabel: Option<String>,
+    pub ylabel: Option<String>,
+    pub barlabel: Option<(String, Span)>,
+    /// `colours cividis`: the colour map of a table, by name.
+    pub colours: Option<Ident>,
 }
 
 /// The query statements that take one position.

@@ -13,8 +13,8 @@ use pest_derive::Parser;
 use super::ast::Rule as GameRule;
 use super::ast::{
     Axis, BinaryOp, Binder, BinderKind, Expr, ExprKind, FunctionDecl, GameDecl, GameDef, GraphLine,
-    Ident, Output, Plot, Program, Query, StateShape, Step, Stmt, StmtKind, UnaryOp, Update,
-    UpdateOp,
+    Ident, Output, Plot, PlotOptions, Program, Query, StateShape, Step, Stmt, StmtKind, UnaryOp,
+    Update, UpdateOp,
 };
 use super::pest_error;
 use crate::error::Error;
@@ -383,18 +383,54 @@ fn plot_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
     };
     let path = next(&mut parts);
     let file = string(&path)?;
-    let size = match parts.next() {
-        Some(size) => {
-            let mut sides = self::parts(size);
-            Some((expr(next(&mut sides))?, expr(next(&mut sides))?))
+    let mut options = PlotOptions::default();
+    for option in parts {
+        let at = span(&option);
+        let once = |given: bool| {
+            let word = option
+                .as_str()
+                .split_whitespace()
+                .next()
+                .unwrap_or_default();
+            match given {
+                true => Err(Error::syntax(
+                    format!("`{word}` is given twice"),
+                    "give each option of a `plot` once",
+                    at,
+                )),
+                false => Ok(()),
+            }
+        };
+        match option.as_rule() {
+            Rule::plot_size => {
+                once(options.size.is_some())?;
+                let mut sides = self::parts(option);
+                options.size = Some((expr(next(&mut sides))?, expr(next(&mut sides))?));
+            }
+            Rule::plot_colours => {
+                once(options.colours.is_some())?;
+                options.colours = self::parts(option).last().map(ident);
+            }
+            Rule::plot_text => {
+                let mut inner = self::parts(option.clone());
+                let word = next(&mut inner);
+                let text = string(&next(&mut inner))?;
+                match word.as_rule() {
+                    Rule::word_title => once(options.title.replace(text).is_some())?,
+                    Rule::word_xlabel => once(options.xlabel.replace(text).is_some())?,
+                    Rule::word_ylabel => once(options.ylabel.replace(text).is_some())?,
+                    Rule::word_barlabel => once(options.barlabel.replace((text, at)).is_some())?,
+                    _ => unexpected(&word),
+                }
+            }
+            _ => unexpected(&option),
         }
-        None => None,
-    };
+    }
     Ok(StmtKind::Plot {
         plot,
         file,
         file_span: span(&path),
-        size,
+        options: Box::new(options),
     })
 }
 

@@ -115,6 +115,18 @@ fn compare_dot_and_pictures() {
     let dot = run("game g = graph { a -> b, c; b -> c }\ndot g[a]");
     assert!(dot.starts_with("digraph"), "{dot}");
     assert_eq!(dot.matches(" -> ").count(), 3, "{dot}");
+    // A legend names the shapes, apart from the positions (no edge reaches it).
+    assert!(dot.contains("subgraph cluster_legend"), "{dot}");
+    assert!(
+        dot.contains("[label=\"value 0: a P-position\\n(the player to move loses)\", shape=box]")
+    );
+    assert!(dot.contains("value above 0: an N-position"), "{dot}");
+    assert!(!dot.contains("legend_loopy"), "{dot}");
+    let loopy = run("game two = graph { a -> b; b -> a }\ndot two[a]");
+    assert!(
+        loopy.contains("value ∞: a loopy position\", style=dashed"),
+        "{loopy}"
+    );
     let refused = grundy::run_to_string("explore", "dot nim[40, 40]").unwrap_err();
     assert!(refused.contains("grundy::dot_limit"), "{refused}");
 
@@ -138,7 +150,7 @@ fn compare_dot_and_pictures() {
     assert_eq!((width, height), (1200, 600));
     let svg = std::fs::read_to_string(&svg).unwrap();
     assert!(
-        svg.contains("<svg") && svg.contains("width=\"988\"") && svg.contains("height=\"514\""),
+        svg.contains("<svg") && svg.contains("width=\"1012\"") && svg.contains("height=\"506\""),
         "{}",
         &svg[..200]
     );
@@ -157,7 +169,8 @@ fn loopy_games_with_known_outcomes() {
     assert_eq!(outcome("exit[b] + nim[1]"), "P");
     assert!(run(&format!("{decls}grundy two[a]")).contains("∞"));
     let wins = last_line(&format!("{decls}print wins(exit[a] + nim[1])"));
-    assert_eq!(wins, "[exit[b] + nim[1], exit[a] + nim[0]]");
+    // The emptied Nim heap is dropped, as a Kayles heap is.
+    assert_eq!(wins, "[exit[b] + nim[1], exit[a]]");
 }
 
 /// Win, loss or draw of every position of a finite graph by retrograde analysis.
@@ -248,4 +261,48 @@ proptest! {
             prop_assert_eq!(g[n + p], g[n], "heap {}", n);
         }
     }
+}
+
+#[test]
+fn small_answers_say_what_they_mean() {
+    // The theorem's bound is named, not a bare `t`.
+    let period = run("game twofer = subtraction {1, 2}\nperiod twofer");
+    assert!(
+        period.contains("once as many consecutive values repeat as its largest take"),
+        "{period}"
+    );
+    // A range with no end is called so.
+    let open = grundy::run_to_string("explore", "sequence kayles 0..").unwrap_err();
+    assert!(
+        open.contains("expected a finite range, found a range with no end")
+            && open.contains("`0..=83`"),
+        "{open}"
+    );
+    // An emptied Nim heap is dropped from the position, as a Kayles heap is: the options of
+    // (2, 1), taking from one heap, written here without the zeros.
+    let heaps = [2u64, 1];
+    let mut options = Vec::new();
+    for i in 0..heaps.len() {
+        for left in (0..heaps[i]).rev() {
+            let mut after = heaps;
+            after[i] = left;
+            let shown: Vec<String> = (after.iter().filter(|&&h| h > 0))
+                .map(|h| h.to_string())
+                .collect();
+            options.push(format!("nim[{}]", shown.join(", ")));
+        }
+    }
+    let moves = run("moves nim[2, 1]");
+    let listed: Vec<&str> = (moves.lines().skip(1))
+        .map(|l| l.trim().split("  ").next().unwrap())
+        .collect();
+    let (mut listed, mut options) = (
+        listed,
+        options.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    listed.sort_unstable();
+    options.sort_unstable();
+    assert_eq!(listed, options, "{moves}");
+    let kayles = run("moves kayles[2]");
+    assert!(!kayles.contains("kayles[0"), "{kayles}");
 }

@@ -19,6 +19,8 @@ mod error_corpus;
 mod examples;
 // periods, huge heaps, loopy games, compare, dot, plot, read
 mod explore;
+// files stay under their root: paths, links, --root
+mod files;
 // heap sequences past 2^20 heaps, and their memory
 mod far_heaps;
 // hexadecimal codes against a brute force
@@ -61,5 +63,3 @@ mod runaway;
 mod sparse_reach;
 // winning moves counted and listed against brute force
 mod wins;
-// TODO Files stay in their folder: a program reads and writes only under its root (the folder of the
-mod files;

@@ -1,8 +1,9 @@
-//! Pictures: their size (the default, and `size W x H`), and their text, read from the SVG: a
-//! title naming the game and the range, the names of the axes, tick labels, and for a table a
-//! colour bar. The P-positions drawn are counted against a brute force written here. An SVG's
-//! text is drawn as glyph outlines of the shipped font, one `<path>` a glyph, in a group that
-//! carries the text: the glyphs are counted against the font, read here with `ttf-parser`.
+//! Pictures: their size (the default, and `size W x H`), their text, read from the SVG (a title
+//! naming the game and the range, the names of the axes, tick labels, and for a table a colour
+//! bar), and their pixels, read from the PNG: ticks at the centres of the cells they name, the
+//! P-positions (counted against a brute force written here) white and apart from every colour of
+//! the map, the colour map rising in lightness, the colour bar's ticks at its bands' centres.
+//! An SVG's text is real `<text>` naming the shipped font.
 
 use std::path::{Path, PathBuf};
 
@@ -14,55 +15,47 @@ fn run(source: &str) -> String {
     grundy::run_to_string("pictures", source).unwrap_or_else(|e| panic!("{source}:\n{e}"))
 }
 
-/// The texts of an SVG, in order, each with its group of outlines: an SVG has no `<text>` and
-/// names no font, each text is a `<g aria-label="TEXT">` whose `<title>` is the text too.
-fn texts(svg: &str) -> Vec<String> {
-    texts_and_glyphs(svg).into_iter().map(|(t, _)| t).collect()
+/// One `<text>` of an SVG: its text (as escaped in the SVG) and its attributes.
+struct SvgText {
+    text: String,
+    x: f64,
+    y: f64,
+    attributes: String,
 }
 
-/// The texts of an SVG (as escaped in it), each with the number of `<path>`s drawing it.
-fn texts_and_glyphs(svg: &str) -> Vec<(String, usize)> {
-    assert!(!svg.contains("<text"), "a <text> element is left");
-    assert!(!svg.contains("font-family"), "a font family is named");
-    svg.split("<g role=\"img\" aria-label=\"")
+/// The `<text>` elements of an SVG, in order; every one names DejaVu Sans first.
+fn svg_texts(svg: &str) -> Vec<SvgText> {
+    svg.split("<text ")
         .skip(1)
         .map(|t| {
-            let label = &t[..t.find('"').unwrap()];
-            let group = &t[..t.find("</g>").unwrap()];
-            let title = &group[group.find("<title>").unwrap() + 7..group.find("</title>").unwrap()];
-            assert_eq!(label, title);
-            (label.to_string(), group.matches("<path").count())
+            let open = t.find('>').unwrap();
+            let attributes = t[..open].to_string();
+            let text = t[open + 1..t.find("</text>").unwrap()].trim().to_string();
+            assert!(
+                attributes.contains("font-family=\"DejaVu Sans, "),
+                "{attributes}"
+            );
+            let number = |name: &str| attribute(&attributes, name).parse::<f64>().unwrap();
+            SvgText {
+                x: number("x"),
+                y: number("y"),
+                text,
+                attributes,
+            }
         })
         .collect()
 }
 
-/// The shipped font, read from its file.
-fn font() -> ttf_parser::Face<'static> {
-    static FILE: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
-    ttf_parser::Face::parse(FILE, 0).unwrap()
+/// The value of the attribute `name` among an element's attributes.
+fn attribute(attributes: &str, name: &str) -> String {
+    let attributes = format!(" {attributes}");
+    let start = attributes.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+    attributes[start..start + attributes[start..].find('"').unwrap()].to_string()
 }
 
-/// How many glyphs of the shipped font with an outline draw `text`, read from the font file.
-fn outlined_glyphs(text: &str) -> usize {
-    let face = font();
-    text.chars()
-        .filter(|&c| {
-            let glyph = face.glyph_index(c).unwrap();
-            let outline = face.outline_glyph(glyph, &mut NoPath);
-            outline.is_some_and(|b| b.width() > 0 && b.height() > 0)
-        })
-        .count()
-}
-
-/// An outline builder that keeps nothing: only the outline's box is wanted.
-struct NoPath;
-
-impl ttf_parser::OutlineBuilder for NoPath {
-    fn move_to(&mut self, _: f32, _: f32) {}
-    fn line_to(&mut self, _: f32, _: f32) {}
-    fn quad_to(&mut self, _: f32, _: f32, _: f32, _: f32) {}
-    fn curve_to(&mut self, _: f32, _: f32, _: f32, _: f32, _: f32, _: f32) {}
-    fn close(&mut self) {}
+/// The texts of an SVG.
+fn texts(svg: &str) -> Vec<String> {
+    svg_texts(svg).into_iter().map(|t| t.text).collect()
 }
 
 fn svg_size(svg: &str) -> (String, String) {
@@ -81,11 +74,10 @@ fn png_size(path: &Path) -> (u32, u32) {
     (side(16), side(20))
 }
 
-/// Wythoff's game by brute force: how many P-positions in `0..rows` x `0..cols`.
-fn wythoff_p_positions(rows: usize, cols: usize) -> usize {
+/// Wythoff's game by brute force: its Grundy values in `0..rows` x `0..cols`.
+fn wythoff(rows: usize, cols: usize) -> Vec<Vec<u64>> {
     let n = rows.max(cols);
     let mut value = vec![vec![0u64; n]; n];
-    let mut zeros = 0;
     for a in 0..n {
         for b in 0..n {
             let mut seen = std::collections::BTreeSet::new();
@@ -93,12 +85,144 @@ fn wythoff_p_positions(rows: usize, cols: usize) -> usize {
             seen.extend((0..b).map(|y| value[a][y]));
             seen.extend((1..=a.min(b)).map(|k| value[a - k][b - k]));
             value[a][b] = (0..).find(|v| !seen.contains(v)).unwrap();
-            if value[a][b] == 0 && a < rows && b < cols {
-                zeros += 1;
-            }
         }
     }
-    zeros
+    value.truncate(rows);
+    value.iter_mut().for_each(|line| line.truncate(cols));
+    value
+}
+
+/// A PNG's pixels, decoded with the `png` crate: `pixel(x, y)` is `[r, g, b]`.
+struct Pixels {
+    width: usize,
+    height: usize,
+    rgb: Vec<u8>,
+}
+
+impl Pixels {
+    fn read(path: &Path) -> Pixels {
+        let decoder = png::Decoder::new(std::fs::File::open(path).unwrap());
+        let mut reader = decoder.read_info().unwrap();
+        let mut buffer = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buffer).unwrap();
+        let channels = info.color_type.samples();
+        assert!(channels >= 3 && info.bit_depth == png::BitDepth::Eight);
+        let rgb = (buffer[..info.buffer_size()].chunks(channels))
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        Pixels {
+            width: info.width as usize,
+            height: info.height as usize,
+            rgb,
+        }
+    }
+
+    fn pixel(&self, x: usize, y: usize) -> [u8; 3] {
+        let at = 3 * (y * self.width + x);
+        [self.rgb[at], self.rgb[at + 1], self.rgb[at + 2]]
+    }
+
+    fn black(&self, x: usize, y: usize) -> bool {
+        self.pixel(x, y) == [0, 0, 0]
+    }
+
+    /// The longest run of black pixels along row `y` (or column `x` when `down`), as its first
+    /// and last index.
+    fn longest_black(&self, line: usize, down: bool) -> (usize, usize) {
+        let length = if down { self.height } else { self.width };
+        let mut best = (0, 0);
+        let mut start = None;
+        for i in 0..=length {
+            let black = i < length
+                && if down {
+                    self.black(line, i)
+                } else {
+                    self.black(i, line)
+                };
+            match (black, start) {
+                (true, None) => start = Some(i),
+                (false, Some(s)) => {
+                    if i - s > best.1 - best.0 + 1 || best == (0, 0) {
+                        best = (s, i - 1);
+                    }
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        best
+    }
+
+    /// The frame of a table's cells: the longest black line of the picture (its top or bottom
+    /// edge) and the black line down from its left end, as (left, top, right, bottom).
+    fn frame(&self) -> (usize, usize, usize, usize) {
+        let (y, (left, right)) = (0..self.height)
+            .map(|y| (y, self.longest_black(y, false)))
+            .max_by_key(|(_, (a, b))| b - a)
+            .unwrap();
+        let (top, bottom) = self.longest_black(left, true);
+        assert!(top <= y && y <= bottom);
+        (left, top, right, bottom)
+    }
+
+    /// The box of a table's cells, inside its frame: the pixels neither white nor black (a
+    /// white P-position is never in every cell of an edge), as (left, top, right, bottom).
+    fn cells(&self) -> (usize, usize, usize, usize) {
+        let (left, top, right, bottom) = self.frame();
+        let coloured =
+            |x: usize, y: usize| !matches!(self.pixel(x, y), [0, 0, 0] | [255, 255, 255]);
+        let xs = || left + 1..right;
+        let ys = || top + 1..bottom;
+        let column = |x: usize| ys().any(|y| coloured(x, y));
+        let row = |y: usize| xs().any(|x| coloured(x, y));
+        (
+            xs().find(|&x| column(x)).unwrap(),
+            ys().find(|&y| row(y)).unwrap(),
+            xs().rev().find(|&x| column(x)).unwrap(),
+            ys().rev().find(|&y| row(y)).unwrap(),
+        )
+    }
+
+    /// The runs of one colour along row `along` from `from` to `to` (a column when `down`), as
+    /// their centres; black runs (the lines of the frame and the axes) left out.
+    fn runs(&self, along: usize, from: usize, to: usize, down: bool) -> Vec<f64> {
+        let at = |i: usize| {
+            if down {
+                self.pixel(along, i)
+            } else {
+                self.pixel(i, along)
+            }
+        };
+        let mut centres = Vec::new();
+        let mut start = from;
+        for i in from + 1..=to {
+            if i == to || at(i) != at(start) {
+                if at(start) != [0, 0, 0] {
+                    centres.push((start + i - 1) as f64 / 2.0);
+                }
+                start = i;
+            }
+        }
+        centres
+    }
+}
+
+/// CIE L* (lightness, 0 to 100) of an sRGB colour, by the sRGB and CIELAB definitions.
+fn lightness([r, g, b]: [u8; 3]) -> f64 {
+    let linear = |c: u8| {
+        let c = f64::from(c) / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let y = 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+    if y > 216.0 / 24389.0 {
+        116.0 * y.cbrt() - 16.0
+    } else {
+        24389.0 / 27.0 * y
+    }
 }
 
 #[test]
@@ -111,9 +235,10 @@ fn a_sequence_plot_has_a_title_axes_and_ticks() {
     assert!(answer.contains("(1200 x 600 pixels)"), "{answer}");
     let svg = std::fs::read_to_string(&svg_path).unwrap();
     assert_eq!(svg_size(&svg), ("1200".into(), "600".into()));
-    let texts = texts(&svg);
+    let texts = svg_texts(&svg);
+    let shown: Vec<&str> = texts.iter().map(|t| t.text.as_str()).collect();
     for wanted in [
-        "kayles: Grundy values of heaps 0..=100",
+        "kayles: Grundy values, 0 ≤ n ≤ 100",
         "heap n",
         "Grundy value",
         "0",
@@ -121,43 +246,45 @@ fn a_sequence_plot_has_a_title_axes_and_ticks() {
         "100",
         "8",
     ] {
-        assert!(
-            texts.iter().any(|t| t == wanted),
-            "no {wanted:?} in {texts:?}"
-        );
+        assert!(shown.contains(&wanted), "no {wanted:?} in {shown:?}");
     }
     assert_eq!(svg.matches("<circle").count(), 101);
-    // The title in glyphs: one path for each glyph with an outline (not the spaces).
-    let title = "kayles: Grundy values of heaps 0..=100";
-    let glyphs = texts_and_glyphs(&svg)
-        .into_iter()
-        .find(|(t, _)| t == title)
-        .unwrap()
-        .1;
-    assert_eq!(glyphs, outlined_glyphs(title));
-    assert_eq!(glyphs, title.chars().filter(|c| *c != ' ').count());
-    // Centred on the picture: the first glyph starts as far left of 600 as the advances of
-    // the whole title, read from the font (kerning aside, under a pixel here), reach right of it.
-    let group = &svg[svg.find(&format!("aria-label=\"{title}\"")).unwrap()..];
-    let matrix = &group[group.find("matrix(").unwrap() + 7..];
-    let numbers: Vec<f64> = matrix[..matrix.find(')').unwrap()]
-        .split(' ')
-        .map(|n| n.parse().unwrap())
+    // The title is centred, with room above it.
+    let title = &texts[0];
+    assert_eq!(title.text, "kayles: Grundy values, 0 ≤ n ≤ 100");
+    assert_eq!(attribute(&title.attributes, "text-anchor"), "middle");
+    assert_eq!(title.x, 600.0);
+    assert!(title.y >= 12.0, "the title {} px from the top", title.y);
+    // The grid's lines run across the plotting area; every point lies wholly inside it, the
+    // point (0, 0) too, and every x tick label stands at the point it names.
+    let lines: Vec<[f64; 4]> = (svg.split("<line ").skip(1))
+        .map(|l| ["x1", "y1", "x2", "y2"].map(|n| attribute(l, n).parse().unwrap()))
         .collect();
-    let face = font();
-    let advance: f64 = (title.chars())
-        .map(|c| {
-            f64::from(
-                face.glyph_hor_advance(face.glyph_index(c).unwrap())
-                    .unwrap(),
-            )
-        })
-        .sum();
-    let width = advance * numbers[0];
-    assert!(
-        (600.0 - numbers[4] - width / 2.0).abs() < 1.5,
-        "{numbers:?}, {width}"
-    );
+    let left = lines
+        .iter()
+        .map(|l| l[0].min(l[2]))
+        .fold(f64::MAX, f64::min);
+    let bottom = lines.iter().map(|l| l[1].max(l[3])).fold(0.0, f64::max);
+    let circles: Vec<[f64; 3]> = (svg.split("<circle ").skip(1))
+        .map(|c| ["cx", "cy", "r"].map(|n| attribute(c, n).parse().unwrap()))
+        .collect();
+    for [cx, cy, r] in &circles {
+        assert!(
+            cx - r > left && cy + r < bottom,
+            "a point at {cx}, {cy} on an axis"
+        );
+    }
+    for (heap, label) in [(0, "0"), (50, "50"), (100, "100")] {
+        let tick = texts
+            .iter()
+            .find(|t| t.text == label && t.y > bottom)
+            .unwrap();
+        assert!(
+            (tick.x - circles[heap][0]).abs() <= 1.0,
+            "{label} at {}",
+            tick.x
+        );
+    }
 }
 
 #[test]
@@ -204,16 +331,16 @@ fn a_table_plot_has_axes_and_a_colour_bar() {
         png_path.display().to_string()
     ));
     // 41 x 40 cells of 800 / 41 = 19 pixels, with room for the title, axes and colour bar.
-    assert!(answer.contains("(999 x 890 pixels)"), "{answer}");
-    assert_eq!(png_size(&png_path), (999, 890));
+    assert!(answer.contains("(1023 x 882 pixels)"), "{answer}");
+    assert_eq!(png_size(&png_path), (1023, 882));
     let svg = std::fs::read_to_string(&svg_path).unwrap();
-    assert_eq!(svg_size(&svg), ("999".into(), "890".into()));
+    assert_eq!(svg_size(&svg), ("1023".into(), "882".into()));
     let texts = texts(&svg);
     for wanted in [
-        "wythoff: Grundy values, a = 0..=40, b = 0..=39",
+        "wythoff: Grundy values, 0 ≤ a ≤ 40, 0 ≤ b ≤ 39",
         "a (first counter)",
         "b (second counter)",
-        "value",
+        "Grundy value",
         "0",
         "20",
         "40",
@@ -223,13 +350,263 @@ fn a_table_plot_has_axes_and_a_colour_bar() {
             "no {wanted:?} in {texts:?}"
         );
     }
-    // Every P-position is a black cell, and the colour bar starts with one black band.
-    let cells: Vec<&str> = svg.split("<rect").skip(1).collect();
-    let black_cells = cells
-        .iter()
-        .filter(|r| r[..r.find('>').unwrap()].contains("fill=\"#000000\""))
-        .count();
-    assert_eq!(black_cells, wythoff_p_positions(41, 40) + 1);
+    // No tick names a column or row past the table's: b stops at 39.
+    let values = wythoff(41, 40);
+    let top = values.iter().flatten().max().unwrap();
+    let numbers: Vec<u64> = texts.iter().filter_map(|t| t.parse().ok()).collect();
+    assert!(numbers.iter().all(|n| n <= top.max(&40)), "{numbers:?}");
+    // Every P-position is a white cell, and the colour bar starts with one white band.
+    let cells: Vec<&str> = svg.split("<rect").skip(2).collect();
+    let white = |r: &&&str| r[..r.find('>').unwrap()].contains("fill=\"#FFFFFF\"");
+    let p_positions = values.iter().flatten().filter(|&&v| v == 0).count();
+    assert_eq!(cells.iter().filter(white).count(), p_positions + 1);
+}
+
+#[test]
+fn svg_text_is_real_text_in_the_shipped_font() {
+    let path = scratch("real_text.svg");
+    run(&format!(
+        "plot table wythoff 0..12, 0..12 to {:?} title \"Wythoff's game\" xlabel \"x\" \
+         ylabel \"y\" barlabel \"nim-value\" colours cividis",
+        path.display().to_string()
+    ));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(!svg.contains("<path"), "text drawn as outlines");
+    let texts = texts(&svg);
+    for wanted in ["Wythoff&apos;s game", "x", "y", "nim-value"] {
+        assert!(
+            texts.iter().any(|t| t == wanted),
+            "no {wanted:?} in {texts:?}"
+        );
+    }
+    assert!(!texts.iter().any(|t| t.contains("Grundy")), "{texts:?}");
+    // cividis, not viridis: its first colour, from matplotlib's published table, is the colour
+    // of the value 1.
+    let first = [0.0f64, 0.135112, 0.304751].map(|c| (c * 255.0).round() as u8);
+    let first = format!("#{:02X}{:02X}{:02X}", first[0], first[1], first[2]);
+    assert!(svg.contains(&first), "no {first}");
+    let refused = grundy::run_to_string(
+        "pictures",
+        "plot table wythoff 0..4, 0..4 to \"x.png\" colours rainbow",
+    )
+    .unwrap_err();
+    assert!(refused.contains("viridis"), "{refused}");
+    let refused = grundy::run_to_string(
+        "pictures",
+        "plot sequence kayles 0..4 to \"x.png\" colours viridis",
+    )
+    .unwrap_err();
+    assert!(
+        refused.contains("a sequence plot has no colour bar"),
+        "{refused}"
+    );
+    let refused = grundy::run_to_string(
+        "pictures",
+        "plot sequence kayles 0..4 to \"x.png\" title \"a\" title \"b\"",
+    )
+    .unwrap_err();
+    assert!(refused.contains("given twice"), "{refused}");
+}
+
+#[test]
+fn ticks_stand_at_the_centres_of_the_cells() {
+    for (value, down) in [("a", false), ("b", true)] {
+        let path = scratch(&format!("centres_{value}.png"));
+        run(&format!(
+            "plot table {value} + 1 for a in 0..10, b in 0..10 to {:?}",
+            path.display().to_string()
+        ));
+        let png = Pixels::read(&path);
+        let (left, top, right, bottom) = png.frame();
+        // The cells of one colour a column (a row).
+        let (x0, y0, x1, y1) = png.cells();
+        let cells = if down {
+            png.runs((x0 + x1) / 2, y0, y1 + 1, true)
+        } else {
+            png.runs((y0 + y1) / 2, x0, x1 + 1, false)
+        };
+        assert_eq!(cells.len(), 10, "{cells:?}");
+        // The tick marks, two pixels outside the frame's bottom (left) edge.
+        let ticks: Vec<f64> = if down {
+            (top..=bottom)
+                .filter(|&y| png.black(left - 2, y))
+                .map(|y| y as f64)
+                .collect()
+        } else {
+            (left..=right)
+                .filter(|&x| png.black(x, bottom + 2))
+                .map(|x| x as f64)
+                .collect()
+        };
+        // Ticks at 0, s, 2s, ... for a step s of 1, 2 or 5, each at the centre of its cell;
+        // the y axis counts up from the bottom.
+        let step = match ticks.len() {
+            10 => 1,
+            5 => 2,
+            2 => 5,
+            _ => panic!("ticks {ticks:?}"),
+        };
+        for (k, tick) in ticks.iter().enumerate() {
+            let cell = if down {
+                9 - (ticks.len() - 1 - k) * step
+            } else {
+                k * step
+            };
+            assert!(
+                (cells[cell] - tick).abs() <= 1.0,
+                "tick {tick} off cell {cells:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn p_positions_stand_apart_from_every_value_at_256_by_256() {
+    let path = scratch("wythoff_256.png");
+    run(&format!(
+        "plot table wythoff 0..256, 0..256 to {:?}",
+        path.display().to_string()
+    ));
+    let png = Pixels::read(&path);
+    let (left, top, right, bottom) = png.cells();
+    let values = wythoff(256, 256);
+    let cell = (right + 1 - left) as f64 / 256.0;
+    assert!((cell - 3.0).abs() < 0.1, "{cell}");
+    let centre = |a: usize, b: usize| {
+        let x = left as f64 + (a as f64 + 0.5) * cell;
+        let y = (bottom + 1) as f64 - (b as f64 + 0.5) * (bottom + 1 - top) as f64 / 256.0;
+        png.pixel(x as usize, y as usize)
+    };
+    let mut lightest_neighbour = 0.0f64;
+    for (a, line) in values.iter().enumerate() {
+        for (b, &value) in line.iter().enumerate() {
+            let colour = centre(a, b);
+            if value == 0 {
+                assert_eq!(colour, [255, 255, 255], "P-position ({a}, {b})");
+                let neighbours = [(a + 1, b), (a, b + 1)]
+                    .into_iter()
+                    .filter(|&(x, y)| x < 256 && y < 256);
+                for (x, y) in neighbours {
+                    lightest_neighbour = lightest_neighbour.max(lightness(centre(x, y)));
+                }
+            } else {
+                assert_ne!(colour, [255, 255, 255], "({a}, {b}) of value {value}");
+                // No value's colour comes near white in lightness: it reads in greyscale too.
+                assert!(lightness(colour) < 93.0, "({a}, {b}): {colour:?}");
+            }
+        }
+    }
+    // The neighbours of P-positions are dark (the lightest well below white): white beside
+    // them is plain.
+    assert!(lightest_neighbour < 60.0, "{lightest_neighbour}");
+}
+
+#[test]
+fn the_colour_map_rises_in_lightness() {
+    // Values 1 to 256, one a colour of the map; 0, the P-positions, is drawn apart.
+    for map in ["viridis", "cividis"] {
+        let path = scratch(&format!("lightness_{map}.png"));
+        run(&format!(
+            "plot table a for a in 1..257, b in 0..2 to {:?} colours {map} size 1400 x 400",
+            path.display().to_string()
+        ));
+        let png = Pixels::read(&path);
+        let (left, top, right, bottom) = png.cells();
+        let row = (top + bottom) / 2;
+        let cell = (right + 1 - left) as f64 / 256.0;
+        let lightness: Vec<f64> = (0..256)
+            .map(|i| {
+                let x = left as f64 + (i as f64 + 0.5) * cell;
+                lightness(png.pixel(x as usize, row))
+            })
+            .collect();
+        // Monotone, to the 8-bit rounding of a colour (a few hundredths of a unit of L*), and by
+        // about a quarter of a unit a colour over every four.
+        for i in 1..256 {
+            assert!(
+                lightness[i] > lightness[i - 1] - 0.1,
+                "{map} {i}: {lightness:?}"
+            );
+        }
+        for i in 4..256 {
+            assert!(
+                lightness[i] > lightness[i - 4] + 0.5,
+                "{map} {i}: {lightness:?}"
+            );
+        }
+        assert!(
+            lightness[0] < 20.0 && lightness[255] > 85.0,
+            "{map}: {lightness:?}"
+        );
+    }
+    // viridis is matplotlib's: its first, middle and last colours from the published table.
+    let path = scratch("lightness_viridis.png");
+    let png = Pixels::read(&path);
+    let (left, top, right, bottom) = png.cells();
+    let cell = (right + 1 - left) as f64 / 256.0;
+    for (i, published) in [
+        (0, [0.267004, 0.004874, 0.329415]),
+        (128, [0.127568, 0.566949, 0.550556]),
+        (255, [0.993248, 0.906157, 0.143936]),
+    ] {
+        let x = (left as f64 + (i as f64 + 0.5) * cell) as usize;
+        let published = published.map(|c: f64| (c * 255.0).round() as u8);
+        assert_eq!(png.pixel(x, (top + bottom) / 2), published, "entry {i}");
+    }
+}
+
+#[test]
+fn the_colour_bar_ticks_its_bands_at_their_centres() {
+    let png_path = scratch("bar.png");
+    let svg_path = scratch("bar.svg");
+    // Values 0 to 6.
+    let source = |file: &Path| {
+        format!(
+            "plot table (a + b) % 7 for a in 0..10, b in 0..10 to {:?}",
+            file.display().to_string()
+        )
+    };
+    run(&source(&png_path));
+    run(&source(&svg_path));
+    let png = Pixels::read(&png_path);
+    let (_, top, right, bottom) = png.frame();
+    // The bar: the first column right of the cells with a black line down it.
+    let row = (top + bottom) / 2;
+    let bar_left = (right + 2..png.width).find(|&x| png.black(x, row)).unwrap();
+    let bar_right = (bar_left + 2..png.width)
+        .find(|&x| png.black(x, row))
+        .unwrap();
+    let (bar_top, bar_bottom) = png.longest_black(bar_left, true);
+    let bands = png.runs((bar_left + bar_right) / 2, bar_top + 1, bar_bottom, true);
+    assert_eq!(bands.len(), 7, "{bands:?}");
+    let ticks: Vec<f64> = (bar_top..=bar_bottom)
+        .filter(|&y| png.black(bar_right + 2, y))
+        .map(|y| y as f64)
+        .collect();
+    assert!(!ticks.is_empty());
+    for tick in &ticks {
+        assert!(
+            bands.iter().any(|b| (b - tick).abs() <= 1.0),
+            "tick {tick} off the bands {bands:?}"
+        );
+    }
+    // In the SVG: the bar's labels go to 6, not 7, and its name stands clear of them.
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    let texts = svg_texts(&svg);
+    let name = texts.iter().find(|t| t.text == "value").unwrap();
+    let labels: Vec<&SvgText> = texts.iter().filter(|t| t.x > bar_right as f64).collect();
+    let numbers: Vec<u64> = labels.iter().filter_map(|t| t.text.parse().ok()).collect();
+    assert_eq!(numbers.len(), ticks.len());
+    assert!(numbers.iter().all(|&n| n <= 6), "{numbers:?}");
+    for label in labels.iter().filter(|t| t.text != "value") {
+        let size: f64 = attribute(&label.attributes, "font-size").parse().unwrap();
+        let width = size * label.text.chars().count() as f64;
+        assert!(
+            label.x + width < name.x - size / 2.0,
+            "{} meets the name",
+            label.text
+        );
+    }
 }
 
 #[test]
@@ -242,7 +619,7 @@ fn pictures_of_expressions_name_the_expression_and_its_indices() {
     let svg = std::fs::read_to_string(&file).unwrap();
     let shown = texts(&svg);
     assert!(
-        shown.contains(&"n % 7, n = 3..=60".to_string()),
+        shown.contains(&"n % 7, 3 ≤ n ≤ 60".to_string()),
         "{shown:?}"
     );
     assert!(shown.contains(&"n".to_string()) && shown.contains(&"value".to_string()));
@@ -262,7 +639,7 @@ fn pictures_of_expressions_name_the_expression_and_its_indices() {
     ));
     let shown = texts(&std::fs::read_to_string(&file).unwrap());
     assert!(
-        shown.contains(&"a * b, a = 0..=9, b = 0..=19".to_string()),
+        shown.contains(&"a * b, 0 ≤ a ≤ 9, 0 ≤ b ≤ 19".to_string()),
         "{shown:?}"
     );
     let negative = grundy::run_to_string(

@@ -211,6 +211,13 @@ fn time_toggles() {
         ),
         "{timed}"
     );
+    // The time is the last word on an entry: after its answer, and after its error too.
+    let failed = answer(&mut repl, "print 1; grundy kayles[0 - 1]");
+    let (error, time) = (
+        failed.find("grundy::").unwrap(),
+        failed.find("time: ").unwrap(),
+    );
+    assert!(failed.starts_with("1\n") && error < time, "{failed}");
     assert_eq!(answer(&mut repl, ":t"), "timing off\n");
     assert_eq!(answer(&mut repl, "grundy kayles[7]"), "2\n");
 }
@@ -527,5 +534,26 @@ fn a_check_whose_binders_depend_on_each_other_counts_without_a_total() {
             && text.ends_with(" cases\n")
             && !text.contains(" of "),
         "{text}"
+    );
+}
+
+#[test]
+fn a_game_with_no_rules_is_declared_with_a_warning() {
+    let mut repl = Backend::new(Limits::default());
+    let Reply::Done(declared) = repl.feed("game empty on n { }") else {
+        panic!()
+    };
+    assert!(declared.output.is_empty(), "{declared:?}");
+    assert!(
+        declared.errors.contains("grundy::no_rules")
+            && declared.errors.contains("the game `empty` has no rules"),
+        "{}",
+        declared.errors
+    );
+    // Declared all the same: no position has a move, so each is a P-position.
+    assert_eq!(answer(&mut repl, "grundy empty[5]"), "0\n");
+    assert_eq!(
+        answer(&mut repl, "game one on n { if n > 0 { n -= 1 } }"),
+        ""
     );
 }

@@ -69,7 +69,7 @@ impl Structure {
         match self {
             Structure::Subtraction { largest } => Some((
                 n0.saturating_add(p).saturating_add(*largest),
-                "a subtraction game repeats once t consecutive values repeat",
+                "a subtraction game repeats once as many consecutive values repeat as its largest take",
             )),
             Structure::Octal { digits } if digits.iter().any(|d| d & 8 != 0) => Some((
                 (n0.max(1).saturating_add(p))
