@@ -97,7 +97,7 @@ impl Session {
         out: &mut dyn Write,
     ) -> Result<(), Vec<Error>> {
         let source = origin.text.as_str();
-        let room = self.limits().max_memory.saturating_sub(source.len());
+        let room = (self.limits().max_memory.saturating_sub(source.len())).max(syntax::PARSE_SLACK);
         let statements = || syntax::Statements::new(source, room).map(|s| s.map_err(|e| vec![e]));
         let result = match order {
             Whole => {

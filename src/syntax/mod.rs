@@ -6,4 +6,4 @@ mod pest_error;
 mod statements;
 
 pub use parse::parse;
-pub use statements::Statements;
+pub use statements::{Statements, PARSE_SLACK};

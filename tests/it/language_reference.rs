@@ -108,7 +108,7 @@ fn run_block(repl: &mut Backend, document: &str, lines: &[String]) -> usize {
 /// Runs every runnable block of `text` in one session (of a transcript, the lines typed);
 /// returns how many entries ran.
 fn run_examples(document: &str, text: &str) -> usize {
-    let mut repl = Backend::new(Limits::default());
+    let mut repl = example_backend();
     let mut ran = 0;
     for block in code_blocks(text) {
         let lines = match block.tag.as_str() {
@@ -128,8 +128,8 @@ fn run_examples(document: &str, text: &str) -> usize {
     ran
 }
 
-/// The folder the examples run in, made once for every test of this file (the working folder
-/// is the process's): it holds the `heaps.txt` they read and the repository's `examples/`, and
+/// The folder the examples run in (their root, so that the process's working folder, shared by
+/// every test, is left alone), made once for every test of this file: it holds the `heaps.txt` they read and the repository's `examples/`, and
 /// their pictures are written there.
 fn example_folder() -> &'static Path {
     static FOLDER: OnceLock<tempfile::TempDir> = OnceLock::new();
@@ -143,7 +143,6 @@ fn example_folder() -> &'static Path {
                 let name = path.file_name().unwrap();
                 std::fs::copy(&path, folder.path().join("examples").join(name)).unwrap();
             }
-            std::env::set_current_dir(folder.path()).unwrap();
             folder
         })
         .path()
@@ -245,7 +244,7 @@ fn every_session_shown_is_what_grundy_prints() {
     for document in ["README.md", "docs/TUTORIAL.md"] {
         let path = root().join(document);
         let text = std::fs::read_to_string(&path).unwrap();
-        let mut repl = Backend::new(Limits::default());
+        let mut repl = example_backend();
         let mut sessions = 0;
         let replayed_text = with_sessions(&text, |shown| {
             sessions += 1;
@@ -370,7 +369,7 @@ fn every_statement_function_and_command_has_a_topic_with_an_example() {
 fn every_help_topic_example_runs_in_a_fresh_session() {
     example_folder();
     for topic in grundy::repl::help::topics() {
-        let mut repl = Backend::new(Limits::default());
+        let mut repl = example_backend();
         let document = format!("the help topic `{}`", topic.names[0]);
         let ran: usize = topic
             .examples
@@ -550,4 +549,11 @@ fn the_tutorial_is_a_help_topic_and_the_index_names_it() {
     assert!(text.contains("\n    grundy> game take134 on n"), "{text}");
     assert!(!text.contains("More examples"), "{text}");
     assert!(grundy::repl::help::index().contains("`:help tutorial`"));
+}
+
+/// A prompt whose files are those of [`example_folder`].
+fn example_backend() -> Backend {
+    let mut repl = Backend::new(Limits::default());
+    repl.set_root(grundy::files::Root::folder(example_folder().to_path_buf()));
+    repl
 }
