@@ -66,8 +66,17 @@ pub(super) fn draw(
         None => None,
     };
     let picture = match plot {
-        Plot::Sequence { game, range } => sequence(interp, game, range)?,
-        Plot::Table { game, rows, cols } => table(interp, game, rows, cols)?,
+        Plot::Sequence {
+            game,
+            range,
+            misere,
+        } => sequence(interp, game, range, *misere)?,
+        Plot::Table {
+            game,
+            rows,
+            cols,
+            misere,
+        } => table(interp, game, rows, cols, *misere)?,
         Plot::SequenceOf { value, axis } => {
             let results = interp.sequence_of(value, axis, source)?;
             Picture::of(results, value.span)?
@@ -190,7 +199,12 @@ fn mark_infinite<DB: DrawingBackend>(
     area.draw(&text).map_err(|e| e.to_string())
 }
 
-fn sequence(interp: &mut Interpreter, game: &Expr, range: &Expr) -> Result<Picture, Error> {
+fn sequence(
+    interp: &mut Interpreter,
+    game: &Expr,
+    range: &Expr,
+    misere: bool,
+) -> Result<Picture, Error> {
     let game = interp.heap_game(game, "plot sequence")?;
     let (start, last) = interp.finite_range(range)?;
     interp.bound_size(last as i128 - start as i128 + 1, "this plot", range.span)?;
@@ -200,10 +214,18 @@ fn sequence(interp: &mut Interpreter, game: &Expr, range: &Expr) -> Result<Pictu
             game: game.id,
             state: Box::new([n]),
         };
-        values.push(interp.part_gvalue_at(&part, range.span)?.finite());
+        values.push(if misere {
+            Some(interp.misere_value_at(part, range.span)?)
+        } else {
+            interp.part_gvalue_at(&part, range.span)?.finite()
+        });
     }
     Ok(Picture::Sequence {
-        title: format!("{}: Grundy values of heaps {start}..={last}", game.display),
+        title: format!(
+            "{}: {}Grundy values of heaps {start}..={last}",
+            game.display,
+            misere_word(misere)
+        ),
         start,
         values,
         names: ("heap n".into(), "Grundy value".into()),
@@ -215,10 +237,11 @@ fn table(
     game: &Expr,
     rows: &Expr,
     cols: &Expr,
+    misere: bool,
 ) -> Result<Picture, Error> {
     let game_value = interp.tuple_game(game, "plot table")?;
     debug_assert_eq!(game_value.shape, Shape::Tuple(2));
-    let grid = interp.grid(&game_value, rows, cols, false, "plot")?;
+    let grid = interp.grid(&game_value, rows, cols, misere, "plot")?;
     let grid = grid
         .into_iter()
         .map(|line| line.into_iter().map(|v| shown_entry(&v)).collect())
@@ -227,14 +250,24 @@ fn table(
     let (c0, c1) = interp.finite_range(cols)?;
     Ok(Picture::Table {
         title: format!(
-            "{}: Grundy values, a = {r0}..={r1}, b = {c0}..={c1}",
-            game_value.display
+            "{}: {}Grundy values, a = {r0}..={r1}, b = {c0}..={c1}",
+            game_value.display,
+            misere_word(misere)
         ),
         rows: r0,
         cols: c0,
         grid,
         names: ("a (first counter)".into(), "b (second counter)".into()),
     })
+}
+
+/// How a title names misère values.
+fn misere_word(misere: bool) -> &'static str {
+    if misere {
+        "misère "
+    } else {
+        ""
+    }
 }
 
 /// A value of a game's table: never negative.

@@ -395,15 +395,20 @@ impl Results {
                 ))
             }
         };
-        std::fs::write(path, contents).map_err(|e| {
-            Error::invalid(
-                format!("cannot write `{path}`: {e}"),
-                span,
-                "check that the folder exists and can be written",
-            )
-        })?;
+        write_file(path, &contents, span)?;
         Ok(format!("wrote {path}"))
     }
+}
+
+/// Writes the file a statement's `to "FILE"` names; `span` is that name's.
+pub(super) fn write_file(path: &str, contents: &str, span: Span) -> Result<(), Error> {
+    std::fs::write(path, contents).map_err(|e| {
+        Error::invalid(
+            format!("cannot write `{path}`: {e}"),
+            span,
+            "check that the folder exists and can be written",
+        )
+    })
 }
 
 /// The most characters of a line of `ppos` pairs, after its indent.

@@ -3,5 +3,6 @@
 pub mod ast;
 mod parse;
 mod pest_error;
+mod slips;
 
 pub use parse::parse;
