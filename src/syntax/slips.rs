@@ -143,7 +143,10 @@ fn question_mark(source: &str, pos: usize) -> Option<Error> {
         return None;
     }
     let after = &source[pos + 1..];
-    let topic = match after.find(|c: char| !is_word_char(c)).unwrap_or(after.len()) {
+    let topic = match after
+        .find(|c: char| !is_word_char(c))
+        .unwrap_or(after.len())
+    {
         0 => word_before(source, pos).map(|(start, end)| &source[start..end]),
         len => Some(&after[..len]),
     };
@@ -214,7 +217,12 @@ fn closing_brace(text: &str) -> Option<usize> {
 
 /// Whether `source` with `replacement` in place of `source[start..end]` parses, or stops
 /// further on than `stopped`, where the original stopped.
-fn gets_past(source: &str, (start, end): (usize, usize), replacement: &str, stopped: usize) -> bool {
+fn gets_past(
+    source: &str,
+    (start, end): (usize, usize),
+    replacement: &str,
+    stopped: usize,
+) -> bool {
     let fixed = format!("{}{replacement}{}", &source[..start], &source[end..]);
     match GrundyParser::parse(Rule::program, &fixed) {
         Ok(_) => true,
