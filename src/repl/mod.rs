@@ -508,7 +508,8 @@ impl Backend {
     /// ghci's `:reload` does after a file was edited.
     fn reload(&mut self) -> Answer {
         if self.loaded.is_empty() {
-            return Answer::error("no file to reload: `:load FILE` first\n");
+            // A note, not an error: there is nothing to do.
+            return Answer::output("no file to reload: `:load FILE` first\n");
         }
         self.fresh_session();
         let mut answer = Answer::default();

@@ -229,3 +229,32 @@ fn gets_past(
         Err(error) => error_pos(&error) + (end - start) > stopped + replacement.len(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every word in [`STATEMENT_WORDS`] starts a statement of the grammar, and every statement
+    /// word of the grammar is in it: `kw_WORD` as the first part of a `*_stmt` rule or of
+    /// `game_decl`.
+    #[test]
+    fn the_statement_words_are_those_of_the_grammar() {
+        let grammar = include_str!("../../grammar/grundy.pest");
+        let mut found: Vec<&str> = grammar
+            .lines()
+            .filter_map(|line| line.split_once('='))
+            .filter(|(rule, _)| rule.trim().ends_with("_stmt") || rule.trim() == "game_decl")
+            .flat_map(|(_, body)| {
+                let first = body.trim_start_matches([' ', '{']).split('~').next();
+                first
+                    .unwrap_or("")
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .filter_map(|token| token.strip_prefix("kw_"))
+            })
+            .collect();
+        let mut listed = STATEMENT_WORDS.to_vec();
+        found.sort_unstable();
+        listed.sort_unstable();
+        assert_eq!(found, listed);
+    }
+}
