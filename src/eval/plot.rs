@@ -228,7 +228,10 @@ fn sequence(
         ),
         start,
         values,
-        names: ("heap n".into(), "Grundy value".into()),
+        names: (
+            "heap n".into(),
+            format!("{}Grundy value", misere_word(misere)),
+        ),
     })
 }
 
