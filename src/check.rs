@@ -115,9 +115,10 @@ impl Checker<'_> {
             .map(|n| (strsim::damerau_levenshtein(name, &n), n))
             .filter(|(d, n)| *d <= 2.max(name.len() / 3) && *d < n.len().max(name.len()))
             .min();
-        let help = match nearest {
-            Some((_, n)) => format!("did you mean `{n}`?"),
-            None => "declare it with `let` or `game` before using it".to_string(),
+        let help = match (prompt_word(name), nearest) {
+            (Some(help), _) => help.to_string(),
+            (None, Some((_, n))) => format!("did you mean `{n}`?"),
+            (None, None) => "declare it with `let` or `game` before using it".to_string(),
         };
         self.errors.push(Error::UnknownName {
             name: name.to_string(),
@@ -212,7 +213,7 @@ impl Checker<'_> {
                 }
                 self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=1000`");
             }
-            StmtKind::Dot(target) => {
+            StmtKind::Dot { target, .. } => {
                 self.expect(
                     target,
                     &[Ty::Position],
@@ -242,13 +243,15 @@ impl Checker<'_> {
                     );
                 }
                 match plot {
-                    Plot::Sequence { game, range } => {
+                    Plot::Sequence { game, range, .. } => {
                         self.game_arg(game, Shape::Heaps, "plot sequence");
                         self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=2000`");
                     }
                     Plot::SequenceOf { value, axis } => self.swept(value, &[axis]),
                     Plot::TableOf { value, rows, cols } => self.swept(value, &[rows, cols]),
-                    Plot::Table { game, rows, cols } => {
+                    Plot::Table {
+                        game, rows, cols, ..
+                    } => {
                         self.game_arg(game, Shape::Tuple(2), "plot table");
                         self.expect(rows, &[Ty::Range], "a range", "write e.g. `0..256`");
                         self.expect(cols, &[Ty::Range], "a range", "write e.g. `0..256`");
@@ -729,6 +732,8 @@ impl Checker<'_> {
                 right.span,
                 format!("both sides of `{}` must be of the same kind", op.symbol()),
             ));
+            // Of neither kind, so that what takes this value does not report it again.
+            result = Ty::Unknown;
         }
         match op {
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => Ty::Bool,
@@ -738,6 +743,11 @@ impl Checker<'_> {
 
     fn call(&mut self, callee: &Expr, args: &[Expr], span: Span) -> Ty {
         if let ExprKind::Var(name) = &callee.kind {
+            if self.lookup(name).is_none() && prompt_word(name).is_some() {
+                // `help(period)`: one mistake, so its arguments are not reported as well.
+                self.unknown(name, callee.span);
+                return Ty::Unknown;
+            }
             if self.lookup(name).is_none() {
                 if let Some(builtin) = builtins::builtin(name) {
                     let form = builtin.form(args.len());
@@ -806,11 +816,20 @@ impl Checker<'_> {
             }
             Ty::Unknown => Ty::Unknown,
             other => {
+                let help = match other {
+                    Ty::Game(_) => format!(
+                        "a position's heaps or counters go in square brackets: `{}[{}]`",
+                        describe(callee),
+                        shown_args(args)
+                    ),
+                    _ => "only built-in functions and games declared with parameters can be called"
+                        .to_string(),
+                };
                 self.errors.push(Error::type_mismatch(
                     "a function or a game with parameters",
                     found(&other, callee),
                     callee.span,
-                    "only built-in functions and games declared with parameters can be called",
+                    help,
                 ));
                 Ty::Unknown
             }
@@ -920,6 +939,33 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// What to say of `help`, `quit` and `exit` used as names, as Python's prompt has them: they
+/// are commands of grundy's prompt, written with a colon.
+fn prompt_word(name: &str) -> Option<&'static str> {
+    match name {
+        "help" => Some(
+            "help is a command of the prompt: `:help` lists the topics, `:help period` shows one",
+        ),
+        "quit" | "exit" => Some(
+            "a program ends after its last statement; at the prompt, `:quit` (or Ctrl-D) leaves",
+        ),
+        _ => None,
+    }
+}
+
+/// The arguments of a call as written, when they are integers or names (`3, n`), else `...`.
+fn shown_args(args: &[Expr]) -> String {
+    let shown: Option<Vec<String>> = args
+        .iter()
+        .map(|a| match &a.kind {
+            ExprKind::Int(n) => Some(n.to_string()),
+            ExprKind::Var(name) => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    shown.map_or_else(|| "...".to_string(), |shown| shown.join(", "))
 }
 
 /// A short name for an expression in messages: the variable or callee name.

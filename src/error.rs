@@ -12,17 +12,16 @@ use crate::span::Span;
 /// source it is about; the source text itself is attached when the error is rendered.
 #[derive(Clone, Debug, Error, Diagnostic, PartialEq)]
 pub enum Error {
-    /// The input does not follow the grammar: `let = 3`.
+    /// The input does not follow the grammar: `let = 3`. The help names the likely fix of a
+    /// common slip (`sequnce`, `=` for `==`), else where the statements are described.
     #[error("syntax error: {message}")]
-    #[diagnostic(
-        code(grundy::syntax),
-        help("the form of each statement: docs/LANGUAGE.md, section \"Statements\"")
-    )]
+    #[diagnostic(code(grundy::syntax), help("{help}"))]
     Syntax {
         message: String,
         #[label("{label}")]
         span: Span,
         label: String,
+        help: String,
     },
 
     /// The input stops in the middle of a statement: `game g on n {`. The REPL asks for
@@ -598,10 +597,25 @@ impl Error {
     }
 
     pub fn syntax(message: impl Into<String>, label: impl Into<String>, span: Span) -> Error {
+        Error::syntax_with_help(
+            message,
+            label,
+            span,
+            "the form of each statement: docs/LANGUAGE.md, section \"Statements\"",
+        )
+    }
+
+    pub fn syntax_with_help(
+        message: impl Into<String>,
+        label: impl Into<String>,
+        span: Span,
+        help: impl Into<String>,
+    ) -> Error {
         Error::Syntax {
             message: message.into(),
             label: label.into(),
             span,
+            help: help.into(),
         }
     }
 

@@ -6,13 +6,14 @@ use rustc_hash::FxHashMap;
 
 use super::expr::{solve_error, Eval};
 use super::misere::heap;
+use super::results::write_file;
 use super::value::{GameValue, PositionValue};
 use super::Interpreter;
 use crate::error::Error;
 use crate::game::loopy::GValue;
 use crate::game::{period, Part, Position, SolveError};
 use crate::span::Span;
-use crate::syntax::ast::{Expr, Plot, PlotOptions};
+use crate::syntax::ast::{Expr, Output, Plot, PlotOptions};
 
 /// The most positions `dot` draws.
 const DOT_LIMIT: usize = 500;
@@ -160,8 +161,34 @@ impl Interpreter {
     }
 
     /// The positions reachable from `target`, as a Graphviz digraph labelled with values, with a
-    /// legend of its shapes.
-    pub(super) fn dot(&mut self, target: &Expr) -> Result<String, Error> {
+    /// legend of its shapes: shown, or with `to "FILE"` written to a `.dot` or `.gv` file.
+    pub(super) fn dot(&mut self, target: &Expr, output: Option<&Output>) -> Result<String, Error> {
+        let Some(output) = output else {
+            return self.graph_of(target).map(|(text, _)| text);
+        };
+        let extension = std::path::Path::new(&output.path).extension();
+        if !matches!(extension.and_then(|e| e.to_str()), Some("dot" | "gv")) {
+            return Err(Error::invalid(
+                format!("cannot tell what to write to `{}`", output.path),
+                output.span,
+                "`dot` writes Graphviz files: name a file ending in `.dot` or `.gv`",
+            ));
+        }
+        let (text, positions) = self.graph_of(target)?;
+        let wrote = write_file(
+            &self.engine.limits.root,
+            &output.path,
+            &format!("{text}\n"),
+            output.span,
+        )?;
+        Ok(format!(
+            "{wrote} ({})",
+            super::expr::plural(positions, "position")
+        ))
+    }
+
+    /// The Graphviz digraph of `dot`, and how many positions it has.
+    fn graph_of(&mut self, target: &Expr) -> Result<(String, usize), Error> {
         let root = Eval::new(self).position(target)?;
         let fail = |e| solve_error(e, target.span);
         let mut index: FxHashMap<Position, usize> = FxHashMap::default();
@@ -230,7 +257,7 @@ impl Interpreter {
             text.push_str(DOT_LEGEND_LOOPY);
         }
         text.push_str("  }\n}");
-        Ok(text)
+        Ok((text, nodes.len()))
     }
 
     pub(super) fn plot(

@@ -297,7 +297,7 @@ impl Interpreter {
             StmtKind::Period { game } => self.period(game)?,
             StmtKind::PeriodOf { value, axis } => self.period_of(value, axis, &origin.text)?,
             StmtKind::Compare { left, right, range } => self.compare(left, right, range)?,
-            StmtKind::Dot(target) => self.dot(target)?,
+            StmtKind::Dot { target, output } => self.dot(target, output.as_ref())?,
             StmtKind::Plot {
                 plot,
                 file,
@@ -745,7 +745,8 @@ impl Interpreter {
             .map_err(|e| solve_error(e, span))
     }
 
-    /// The misère Grundy value of one component, for `sequence misere` and `table misere`.
+    /// The misère Grundy value of one component, for `sequence misere`, `table misere` and
+    /// their plots.
     fn misere_value_at(&mut self, part: Part, span: Span) -> Result<u64, Error> {
         if self.interrupted() {
             return Err(Error::Interrupted);

@@ -82,8 +82,17 @@ pub(super) fn draw(
         })?,
     };
     let picture = match plot {
-        Plot::Sequence { game, range } => sequence(interp, game, range)?,
-        Plot::Table { game, rows, cols } => table(interp, game, rows, cols)?,
+        Plot::Sequence {
+            game,
+            range,
+            misere,
+        } => sequence(interp, game, range, *misere)?,
+        Plot::Table {
+            game,
+            rows,
+            cols,
+            misere,
+        } => table(interp, game, rows, cols, *misere)?,
         Plot::SequenceOf { value, axis } => {
             let results = interp.sequence_of(value, axis, source)?;
             Picture::of(results, value.span)?
@@ -231,7 +240,12 @@ fn shown(v: &Entry, at: impl FnOnce() -> String, span: Span) -> Result<Option<u6
     }
 }
 
-fn sequence(interp: &mut Interpreter, game: &Expr, range: &Expr) -> Result<Picture, Error> {
+fn sequence(
+    interp: &mut Interpreter,
+    game: &Expr,
+    range: &Expr,
+    misere: bool,
+) -> Result<Picture, Error> {
     let game = interp.heap_game(game, "plot sequence")?;
     let (start, last) = interp.finite_range(range)?;
     interp.bound_size(last as i128 - start as i128 + 1, "this plot", range.span)?;
@@ -241,17 +255,25 @@ fn sequence(interp: &mut Interpreter, game: &Expr, range: &Expr) -> Result<Pictu
             game: game.id,
             state: Box::new([n]),
         };
-        values.push(interp.part_gvalue_at(&part, range.span)?.finite());
+        values.push(if misere {
+            Some(interp.misere_value_at(part, range.span)?)
+        } else {
+            interp.part_gvalue_at(&part, range.span)?.finite()
+        });
     }
     Ok(Picture::Sequence {
         title: format!(
-            "{}: Grundy values, {}",
+            "{}: {}Grundy values, {}",
             game.display,
+            misere_word(misere),
             bounds("n", start, last)
         ),
         start,
         values,
-        names: ("heap n".into(), "Grundy value".into()),
+        names: (
+            "heap n".into(),
+            format!("{}Grundy value", misere_word(misere)),
+        ),
     })
 }
 
@@ -260,10 +282,11 @@ fn table(
     game: &Expr,
     rows: &Expr,
     cols: &Expr,
+    misere: bool,
 ) -> Result<Picture, Error> {
     let game_value = interp.tuple_game(game, "plot table")?;
     debug_assert_eq!(game_value.shape, Shape::Tuple(2));
-    let grid = interp.grid(&game_value, rows, cols, false, "plot")?;
+    let grid = interp.grid(&game_value, rows, cols, misere, "plot")?;
     let grid = grid
         .into_iter()
         .map(|line| line.into_iter().map(|v| shown_entry(&v)).collect())
@@ -272,8 +295,9 @@ fn table(
     let (c0, c1) = interp.finite_range(cols)?;
     Ok(Picture::Table {
         title: format!(
-            "{}: Grundy values, {}, {}",
+            "{}: {}Grundy values, {}, {}",
             game_value.display,
+            misere_word(misere),
             bounds("a", r0, r1),
             bounds("b", c0, c1)
         ),
@@ -283,6 +307,15 @@ fn table(
         names: ("a (first counter)".into(), "b (second counter)".into()),
         bar: "Grundy value".into(),
     })
+}
+
+/// How a title names misère values.
+fn misere_word(misere: bool) -> &'static str {
+    if misere {
+        "misère "
+    } else {
+        ""
+    }
 }
 
 /// A value of a game's table: never negative.

@@ -398,21 +398,32 @@ impl Results {
                 ))
             }
         };
-        let cannot = |e: String| {
-            Error::invalid(
-                format!("cannot write `{path}`: {e}"),
-                span,
-                "check that the folder exists and can be written",
-            )
-        };
-        let mut opened = files::open(root, std::path::Path::new(path), Access::Write)
-            .map_err(|refused| Error::file(refused, path, span, cannot))?;
-        opened
-            .file
-            .write_all(contents.as_bytes())
-            .map_err(|e| cannot(e.to_string()))?;
-        Ok(wrote(path, &opened))
+        write_file(root, path, &contents, span)
     }
+}
+
+/// Writes the file a statement's `to "FILE"` names, under `root`; `span` is that name's. Says
+/// what it wrote, and whether that replaced a file.
+pub(super) fn write_file(
+    root: &Root,
+    path: &str,
+    contents: &str,
+    span: Span,
+) -> Result<String, Error> {
+    let cannot = |e: String| {
+        Error::invalid(
+            format!("cannot write `{path}`: {e}"),
+            span,
+            "check that the folder exists and can be written",
+        )
+    };
+    let mut opened = files::open(root, std::path::Path::new(path), Access::Write)
+        .map_err(|refused| Error::file(refused, path, span, cannot))?;
+    opened
+        .file
+        .write_all(contents.as_bytes())
+        .map_err(|e| cannot(e.to_string()))?;
+    Ok(wrote(path, &opened))
 }
 
 /// The answer's line for a file written: `wrote FILE`, and whether it replaced a file.

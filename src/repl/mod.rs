@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use crate::builtins::BUILTINS;
 use crate::error::{render, Error};
 use crate::eval::expr::Host;
+use crate::eval::types::Ty;
 use crate::files::{self, Access};
 use crate::game::heap::Cache;
 use crate::game::{Limits, Method};
@@ -75,6 +76,10 @@ pub const COMMANDS: &[(&str, &str)] = &[
     (":help", "the help topics; `:help TOPIC` one of them"),
     (":games", "every game defined, with its description"),
     (":load FILE", "run a game file into the session"),
+    (
+        ":reload",
+        "a fresh session with the files loaded since the last `:reset` run again",
+    ),
     (":reset", "forget everything but the prelude"),
     (
         ":time",
@@ -90,6 +95,15 @@ pub const COMMANDS: &[(&str, &str)] = &[
         "keep heap sequences in folder DIR as they grow, and resume from it (`:cache off`; `:cache` shows it)",
     ),
     (":quit", "leave (Ctrl-D does too)"),
+];
+
+/// Short spellings of commands that their prefixes would leave ambiguous or unknown: ghci's
+/// `:l` and `:r`, and `:q` and `:exit`.
+const COMMAND_ALIASES: &[(&str, &str)] = &[
+    (":l", ":load"),
+    (":r", ":reload"),
+    (":q", ":quit"),
+    (":exit", ":quit"),
 ];
 
 impl Session {
@@ -140,6 +154,18 @@ impl Session {
     /// Every global name: games, families and `let` values, sorted.
     pub fn global_names(&self) -> Vec<String> {
         let mut names: Vec<String> = self.interpreter.global_types().keys().cloned().collect();
+        names.sort();
+        names
+    }
+
+    /// The global names that name a game or a family of games, sorted.
+    pub fn game_names(&self) -> Vec<String> {
+        let types = self.interpreter.global_types();
+        let mut names: Vec<String> = types
+            .iter()
+            .filter(|(_, ty)| matches!(ty, Ty::Game(_) | Ty::Family(..)))
+            .map(|(name, _)| name.clone())
+            .collect();
         names.sort();
         names
     }
@@ -206,6 +232,8 @@ impl Answer {
 pub struct Backend {
     session: Session,
     limits: Limits,
+    /// The files `:load` was given since the last `:reset`, in order, for `:reload`.
+    loaded: Vec<std::path::PathBuf>,
     buffer: String,
     entries: usize,
     timing: bool,
@@ -223,6 +251,7 @@ impl Backend {
         Backend {
             session,
             limits,
+            loaded: Vec::new(),
             buffer: String::new(),
             entries: 0,
             timing: false,
@@ -263,6 +292,14 @@ impl Backend {
         names
     }
 
+    /// What Tab completes, as the session stands now.
+    pub fn words(&self) -> Words {
+        Words {
+            names: self.names(),
+            games: self.session.game_names(),
+        }
+    }
+
     /// Takes one line: a `:` command, or a line of an entry. An entry runs as soon as it parses
     /// as a whole (or fails for a reason other than being unfinished).
     pub fn feed(&mut self, line: &str) -> Reply {
@@ -270,6 +307,9 @@ impl Backend {
             let trimmed = line.trim();
             if trimmed.starts_with(':') {
                 return self.command(trimmed);
+            }
+            if let Some(command) = self.python_command(trimmed) {
+                return self.command(&command);
             }
             if trimmed.is_empty() {
                 return Reply::Done(Answer::default());
@@ -294,6 +334,26 @@ impl Backend {
         Reply::Done(self.run(&name, &source, false))
     }
 
+    /// The command that Python's and IPython's ways of asking for help or leaving mean:
+    /// `help`, `help(period)`, `?period`, `period?`, `quit`, `exit()`. `help`, `quit` and
+    /// `exit` are read so only while they are not names of the session.
+    fn python_command(&self, entry: &str) -> Option<String> {
+        if let Some(topic) = entry.strip_prefix('?').or_else(|| entry.strip_suffix('?')) {
+            return is_topic_word(topic).then(|| format!(":help {topic}"));
+        }
+        let (word, argument) = match entry.split_once('(') {
+            Some((word, rest)) => (word.trim_end(), rest.strip_suffix(')')?.trim()),
+            None => (entry, ""),
+        };
+        let command = match word {
+            "help" if is_topic_word(argument) => format!(":help {argument}"),
+            "quit" | "exit" if argument.is_empty() => ":quit".to_string(),
+            _ => return None,
+        };
+        let defined = self.session.global_names().iter().any(|n| n == word);
+        (!defined).then_some(command)
+    }
+
     /// A blank line after an unfinished entry: the entry is dropped, with a note of its first
     /// line and what it lacked.
     fn abandon(&mut self) -> Answer {
@@ -314,8 +374,11 @@ impl Backend {
     }
 
     /// Runs a file under the session's root into the session, its relative paths taken from
-    /// its folder.
+    /// its folder, as `:load FILE` does; `:reload` runs it again.
     pub fn load(&mut self, path: &Path) -> Answer {
+        if !self.loaded.iter().any(|p| p == path) {
+            self.loaded.push(path.to_path_buf());
+        }
         let shown = path.display().to_string();
         let root = self.limits.root.clone();
         let opened = files::open(&root, path, Access::Read).map_err(|refused| {
@@ -326,7 +389,8 @@ impl Backend {
             })
         });
         let read = opened.and_then(|opened| {
-            let source = crate::read_program(&shown, &opened.file, crate::longest_program(&self.limits))?;
+            let source =
+                crate::read_program(&shown, &opened.file, crate::longest_program(&self.limits))?;
             Ok((source, opened.path))
         });
         let (source, at) = match read {
@@ -409,21 +473,9 @@ impl Backend {
             Some((word, rest)) => (word, rest.trim()),
             None => (line, ""),
         };
-        let matching: Vec<&str> = COMMANDS
-            .iter()
-            .map(|(c, _)| c.split(' ').next().unwrap_or(c))
-            .filter(|c| c.starts_with(word))
-            .collect();
-        let command = match matching.as_slice() {
-            [one] => *one,
-            _ if word == ":q" || word == ":exit" => ":quit",
-            [] => return Reply::Done(Answer::error(unknown_command(word))),
-            several => {
-                return Reply::Done(Answer::error(format!(
-                    "`{word}` is ambiguous: {}\n",
-                    several.join(", ")
-                )))
-            }
+        let command = match command_of(word) {
+            Ok(command) => command,
+            Err(complaint) => return Reply::Done(Answer::error(complaint)),
         };
         Reply::Done(match command {
             ":help" if argument.is_empty() => Answer::output(self::help::index()),
@@ -434,6 +486,7 @@ impl Backend {
             ":games" => Answer::output(self.games.list(&self.session)),
             ":load" if argument.is_empty() => Answer::error("usage: :load FILE\n"),
             ":load" => self.load(Path::new(unquote(argument))),
+            ":reload" => self.reload(),
             ":reset" => self.reset(),
             ":time" => {
                 self.timing = !self.timing;
@@ -486,13 +539,36 @@ impl Backend {
     }
 
     fn reset(&mut self) -> Answer {
+        self.fresh_session();
+        self.loaded.clear();
+        Answer::output("a fresh session: the prelude is loaded, everything else is forgotten\n")
+    }
+
+    fn fresh_session(&mut self) {
         self.limits
             .interrupt
             .store(false, std::sync::atomic::Ordering::Relaxed);
         self.session = Session::new(self.limits.clone());
         self.games = Games::new(&self.session);
         self.buffer.clear();
-        Answer::output("a fresh session: the prelude is loaded, everything else is forgotten\n")
+    }
+
+    /// A fresh session with the files loaded since the last `:reset` run again, in order, as
+    /// ghci's `:reload` does after a file was edited.
+    fn reload(&mut self) -> Answer {
+        if self.loaded.is_empty() {
+            // A note, not an error: there is nothing to do.
+            return Answer::output("no file to reload: `:load FILE` first\n");
+        }
+        self.fresh_session();
+        let mut answer = Answer::default();
+        for path in self.loaded.clone() {
+            let ran = self.load(&path);
+            answer.output += &ran.output;
+            answer.errors += &ran.errors;
+            answer.output += &format!("reloaded {}\n", path.display());
+        }
+        answer
     }
 
     fn limit(&mut self, argument: &str) -> Answer {
@@ -527,6 +603,79 @@ impl Backend {
                 "`{argument}` is not a limit: write e.g. `:limit 1000000` (states) or `:limit memory 2048` (MiB)\n"
             )),
         }
+    }
+}
+
+/// The command that `word` (`:l`, `:lim`, `:limit`) names, or what is wrong with it.
+pub fn command_of(word: &str) -> Result<&'static str, String> {
+    if let Some((_, command)) = COMMAND_ALIASES.iter().find(|(short, _)| *short == word) {
+        return Ok(command);
+    }
+    let matching: Vec<&'static str> = COMMANDS
+        .iter()
+        .map(|(c, _)| c.split(' ').next().unwrap_or(c))
+        .filter(|c| c.starts_with(word))
+        .collect();
+    match matching.as_slice() {
+        [one] => Ok(one),
+        [] => Err(unknown_command(word)),
+        several => Err(format!("`{word}` is ambiguous: {}\n", several.join(", "))),
+    }
+}
+
+/// Whether `word` could be a help topic: empty, a name, or a command (`:limit`).
+fn is_topic_word(word: &str) -> bool {
+    let name = word.strip_prefix(':').unwrap_or(word);
+    name.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// What Tab completes: commands after `:`, help topics after `:help`, game names after
+/// `:method`, and otherwise names, built-in functions and keywords. (File names after `:load`
+/// are the terminal's.)
+#[derive(Clone, Debug, Default)]
+pub struct Words {
+    names: Vec<String>,
+    games: Vec<String>,
+}
+
+impl Words {
+    /// The start of the word before `pos` in `line`, and the words it may complete to.
+    pub fn complete(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
+        let before = &line[..pos];
+        let trimmed = before.trim_start();
+        let start = before
+            .char_indices()
+            .rev()
+            .find(|(_, c)| !(c.is_alphanumeric() || *c == '_' || *c == ':'))
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        let word = &before[start..];
+        let candidates: Vec<String> = if let Some(rest) = trimmed.strip_prefix(':') {
+            match rest.split_once(char::is_whitespace) {
+                None => COMMANDS
+                    .iter()
+                    .map(|(c, _)| c.split(' ').next().unwrap_or(c).to_string())
+                    .collect(),
+                Some((command, _)) => match command_of(&format!(":{command}")) {
+                    Ok(":help") => help::topics()
+                        .iter()
+                        .flat_map(|t| t.names.iter().cloned())
+                        .collect(),
+                    Ok(":method") => self.games.clone(),
+                    _ => Vec::new(),
+                },
+            }
+        } else if word.starts_with(|c: char| c.is_ascii_digit()) {
+            Vec::new()
+        } else {
+            self.names.clone()
+        };
+        let mut found: Vec<String> = candidates
+            .into_iter()
+            .filter(|c| c.starts_with(word))
+            .collect();
+        found.sort();
+        found.dedup();
+        (start, found)
     }
 }
 

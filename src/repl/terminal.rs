@@ -20,7 +20,9 @@ use rustyline::{ColorMode, CompletionType, Config, Context, Editor, Helper};
 
 use crate::game::progress::Progress;
 
-use super::{highlight::highlight, Answer, Backend, Reply, COMMANDS, CONTINUATION, PROMPT};
+use super::{
+    command_of, highlight::highlight, Answer, Backend, Reply, Words, CONTINUATION, PROMPT,
+};
 
 /// Runs the interactive session on the terminal until `:quit` or Ctrl-D, after loading `file`
 /// if given. Ctrl-C interrupts the running entry, or clears the line at the prompt.
@@ -45,7 +47,7 @@ pub fn run(mut backend: Backend, file: Option<&Path>) -> ExitCode {
         }
     };
     editor.set_helper(Some(GrundyHelper {
-        names: backend.names(),
+        words: backend.words(),
         files: FilenameCompleter::new(),
         colour,
     }));
@@ -67,7 +69,7 @@ pub fn run(mut backend: Backend, file: Option<&Path>) -> ExitCode {
     let mut entry: Vec<String> = Vec::new();
     loop {
         if let Some(helper) = editor.helper_mut() {
-            helper.names = backend.names();
+            helper.words = backend.words();
         }
         let prompt = if backend.is_continuing() {
             CONTINUATION
@@ -348,7 +350,7 @@ impl Drop for QuietInput {
 }
 
 struct GrundyHelper {
-    names: Vec<String>,
+    words: Words,
     files: FilenameCompleter,
     colour: bool,
 }
@@ -364,33 +366,14 @@ impl Completer for GrundyHelper {
         pos: usize,
         ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let before = &line[..pos];
-        let trimmed = before.trim_start();
-        if trimmed.starts_with(':') {
-            if trimmed.starts_with(":load ") {
+        let typed = line[..pos].trim_start();
+        if let Some((word, _)) = typed.split_once(char::is_whitespace) {
+            if matches!(command_of(word), Ok(":load" | ":cache")) {
                 return self.files.complete(line, pos, ctx);
             }
-            if trimmed.contains(char::is_whitespace) {
-                return Ok((pos, Vec::new()));
-            }
-            let start = pos - trimmed.len();
-            let commands = COMMANDS
-                .iter()
-                .map(|(c, _)| c.split(' ').next().unwrap_or(c))
-                .filter(|c| c.starts_with(trimmed));
-            return Ok((start, commands.map(pair).collect()));
         }
-        let start = before
-            .char_indices()
-            .rev()
-            .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
-            .map_or(0, |(i, c)| i + c.len_utf8());
-        let word = &before[start..];
-        if word.chars().next().is_some_and(|c| c.is_ascii_digit()) {
-            return Ok((pos, Vec::new()));
-        }
-        let names = self.names.iter().filter(|n| n.starts_with(word));
-        Ok((start, names.map(|n| pair(n)).collect()))
+        let (start, words) = self.words.complete(line, pos);
+        Ok((start, words.iter().map(|w| pair(w)).collect()))
     }
 }
 

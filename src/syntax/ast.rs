@@ -83,8 +83,11 @@ pub enum StmtKind {
         right: Expr,
         range: Expr,
     },
-    /// `dot g[a]`: the game graph of a position in Graphviz form.
-    Dot(Expr),
+    /// `dot g[a] [to "FILE"]`: the game graph of a position in Graphviz form.
+    Dot {
+        target: Expr,
+        output: Option<Output>,
+    },
     /// `plot sequence dawson 0..=2000 to "dawson.png"`, with options or not.
     Plot {
         plot: Plot,
@@ -112,7 +115,7 @@ pub struct Axis {
     pub range: Expr,
 }
 
-/// `to "FILE"`: where the results of `sequence`, `table` or `ppos` are saved.
+/// `to "FILE"`: where the results of `sequence`, `table`, `ppos` or `dot` are saved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Output {
     pub path: String,
@@ -122,10 +125,19 @@ pub struct Output {
 /// What a `plot` statement draws.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Plot {
-    /// `sequence GAME RANGE`: Grundy values against heap size.
-    Sequence { game: Expr, range: Expr },
-    /// `table GAME RANGE, RANGE`: a colour map of a two-counter game.
-    Table { game: Expr, rows: Expr, cols: Expr },
+    /// `sequence [misere] GAME RANGE`: Grundy values (or misère ones) against heap size.
+    Sequence {
+        game: Expr,
+        range: Expr,
+        misere: bool,
+    },
+    /// `table [misere] GAME RANGE, RANGE`: a colour map of a two-counter game.
+    Table {
+        game: Expr,
+        rows: Expr,
+        cols: Expr,
+        misere: bool,
+    },
     /// `sequence EXPR for n in RANGE`: the values of an expression against its index.
     SequenceOf { value: Expr, axis: Axis },
     /// `table EXPR for a in ROWS, b in COLUMNS`: a colour map of an expression's values.

@@ -3,6 +3,7 @@
 pub mod ast;
 mod parse;
 mod pest_error;
+mod slips;
 mod statements;
 
 pub use parse::parse;

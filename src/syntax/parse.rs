@@ -191,7 +191,13 @@ fn statement(pair: Pair<Rule>) -> Result<Stmt> {
             }
         }
         Rule::compare_stmt => compare_stmt(inner)?,
-        Rule::dot_stmt => StmtKind::Dot(expr(next(&mut parts(inner)))?),
+        Rule::dot_stmt => {
+            let mut parts = parts(inner);
+            StmtKind::Dot {
+                target: expr(next(&mut parts))?,
+                output: output(parts.next())?,
+            }
+        }
         Rule::plot_stmt => plot_stmt(inner)?,
         Rule::assert_stmt => StmtKind::Assert(expr(next(&mut parts(inner)))?),
         Rule::print_stmt => StmtKind::Print(expr(next(&mut parts(inner)))?),
@@ -369,16 +375,19 @@ fn plot_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
             (value, rows, Some(cols)) => Plot::TableOf { value, rows, cols },
         }
     } else if is_sequence {
-        let game = game_expr(first)?;
+        let (misere, game) = misere_and_game(first, &mut inner)?;
         Plot::Sequence {
             game,
             range: expr(next(&mut inner))?,
+            misere,
         }
     } else {
+        let (misere, game) = misere_and_game(first, &mut inner)?;
         Plot::Table {
-            game: game_expr(first)?,
+            game,
             rows: expr(next(&mut inner))?,
             cols: expr(next(&mut inner))?,
+            misere,
         }
     };
     let path = next(&mut parts);

@@ -5,16 +5,19 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::Parser;
 
 use super::parse::{GrundyParser, Rule};
+use super::slips;
 use crate::error::Error;
 use crate::span::Span;
 
 /// Converts a pest error on `source` to a diagnostic.
 pub(crate) fn convert(error: &pest::error::Error<Rule>, source: &str) -> Error {
-    let pos = match error.location {
-        InputLocation::Pos(pos) => pos,
-        InputLocation::Span((start, _)) => start,
+    let pos = error_pos(error).min(source.len());
+    let parsing = matches!(error.variant, ErrorVariant::ParsingError { .. });
+    if parsing && !is_blank(&source[pos..]) {
+        if let Some(slip) = slips::slip(source, pos) {
+            return slip;
+        }
     }
-    .min(source.len());
     let (span, found) = found(source, pos);
     let (message, label) = match &error.variant {
         ErrorVariant::ParsingError {
@@ -54,6 +57,14 @@ pub(crate) fn convert(error: &pest::error::Error<Rule>, source: &str) -> Error {
         };
     }
     Error::syntax(message, label, span)
+}
+
+/// Where pest stopped.
+pub(super) fn error_pos(error: &pest::error::Error<Rule>) -> usize {
+    match error.location {
+        InputLocation::Pos(pos) => pos,
+        InputLocation::Span((start, _)) => start,
+    }
 }
 
 /// The update that `rest` starts with (`n += 1` of `n += 1 }`), if it does.

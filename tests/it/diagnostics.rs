@@ -124,3 +124,55 @@ snapshot!(
     long_line_cut_around_the_error,
     &format!("print {}nosuchname + 1", " ".repeat(70_000))
 );
+// The slips of a newcomer, each with the help that names its fix.
+snapshot!(misspelled_statement_word, "sequnce kayles 0..=10");
+snapshot!(misspelled_query_word, "print 1\noutcom nim[3]");
+snapshot!(
+    single_equals_where_a_comparison_is_meant,
+    "check grundy(nim[n]) = n for n in 0..=10"
+);
+snapshot!(a_game_called_with_its_state, "grundy nim(3)");
+snapshot!(a_position_in_braces, "grundy nim{3, 4}");
+snapshot!(help_as_in_python, "help");
+snapshot!(help_called_as_in_python, "help(period)");
+snapshot!(quit_as_in_python, "exit");
+snapshot!(help_as_in_ipython, "?period");
+snapshot!(an_octal_form_where_a_game_is_expected, "period octal 0.6");
+snapshot!(an_octal_form_before_a_range, "sequence octal 0.6 0..=10");
+snapshot!(
+    a_subtraction_form_before_a_range,
+    "sequence subtraction {1, 2} 0..=10"
+);
+snapshot!(a_position_plus_an_integer_is_one_error, "grundy nim[3] + 1");
+snapshot!(
+    dot_to_a_file_that_is_not_graphviz,
+    "dot nim[2] to \"nim.png\""
+);
+
+/// The first line of the help of the diagnostic of `source`.
+fn help_of(source: &str) -> String {
+    let rendered = diagnostic(source);
+    let help = rendered.split("help: ").nth(1).unwrap_or("");
+    help.lines().next().unwrap_or("").to_string()
+}
+
+#[test]
+fn a_correction_is_offered_only_where_it_parses() {
+    // `win` is two edits from `nim`, but `nim 3` is not a misspelled `win 3`.
+    assert!(!help_of("nim 3").contains("win"), "{}", help_of("nim 3"));
+    // A near statement word that would stop at the same place is not offered.
+    assert!(
+        !help_of("prnt ]").contains("print"),
+        "{}",
+        help_of("prnt ]")
+    );
+    // Inside an expression a word is not a statement word.
+    assert!(!help_of("let x = prnt 3").contains("print"));
+    // `help` declared is a name like any other.
+    assert_eq!(
+        grundy::run_to_string("input.game", "let help = 3\nprint help").unwrap(),
+        "3\n"
+    );
+    // A declared form is a declaration, not a slip.
+    assert!(grundy::run_to_string("input.game", "game g = octal 0.6\nperiod g").is_ok());
+}

@@ -306,3 +306,33 @@ fn small_answers_say_what_they_mean() {
     let kayles = run("moves kayles[2]");
     assert!(!kayles.contains("kayles[0"), "{kayles}");
 }
+
+#[test]
+fn dot_to_a_file_writes_the_graph_it_would_print() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("g.dot");
+    let game = "game g = graph { a -> b, c; b -> c; c -> d }";
+    let printed = run(&format!("{game}\ndot g[a]"));
+    let said = run(&format!(
+        "{game}\ndot g[a] to {:?}",
+        path.display().to_string()
+    ));
+    // The graph declared above: four nodes, a to b and c, b to c, c to d.
+    assert_eq!(said, format!("wrote {} (4 positions)\n", path.display()));
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(written, printed);
+    assert_eq!(written.matches(" -> ").count(), 4, "{written}");
+    assert_eq!(written.matches("[label=").count(), 4, "{written}");
+    let gv = folder.path().join("g.gv");
+    run(&format!(
+        "{game}\ndot g[b] to {:?}",
+        gv.display().to_string()
+    ));
+    assert_eq!(
+        std::fs::read_to_string(&gv)
+            .unwrap()
+            .matches(" -> ")
+            .count(),
+        2
+    );
+}

@@ -755,3 +755,55 @@ fn infinite_values_are_drawn_apart_and_named() {
     assert_eq!(grey, infinite + 1);
     assert!(self::texts(&svg).iter().any(|t| t == "∞"));
 }
+
+/// The misère Grundy values of single heaps of a heap game whose moves from heap `n` are
+/// `moves(n)`, by their definition: a heap with no move has value 1, any other the mex of its
+/// options' values (Conway, On Numbers and Games, ch. 12).
+fn misere_values(heaps: usize, moves: impl Fn(usize) -> Vec<usize>) -> Vec<usize> {
+    let mut values: Vec<usize> = Vec::new();
+    for n in 0..heaps {
+        let options: Vec<usize> = moves(n).into_iter().map(|m| values[m]).collect();
+        let value = if options.is_empty() {
+            1
+        } else {
+            (0..).find(|v| !options.contains(v)).unwrap()
+        };
+        values.push(value);
+    }
+    values
+}
+
+#[test]
+fn a_misere_sequence_plot_draws_the_misere_values() {
+    let path = scratch("misere_bash.svg");
+    run(&format!(
+        "plot sequence misere bash(2) 0..=12 to {:?}",
+        path.display().to_string()
+    ));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        texts(&svg).iter().any(|t| t.contains("misère")),
+        "{:?}",
+        texts(&svg)
+    );
+    // The heights of the points, in heap order: a larger value is drawn higher (a smaller y).
+    let heights: Vec<i64> = svg
+        .split("<circle ")
+        .skip(1)
+        .map(|c| {
+            let y = &c[c.find("cy=\"").unwrap() + 4..];
+            y[..y.find('"').unwrap()].parse().unwrap()
+        })
+        .collect();
+    let values = misere_values(13, |n| (1..=2.min(n)).map(|k| n - k).collect());
+    assert_eq!(heights.len(), values.len());
+    for i in 0..values.len() {
+        for j in 0..values.len() {
+            assert_eq!(
+                values[i].cmp(&values[j]),
+                heights[j].cmp(&heights[i]),
+                "heaps {i} and {j}: values {values:?}, heights {heights:?}"
+            );
+        }
+    }
+}

@@ -193,6 +193,7 @@ fn commands() {
         ":tiem",
         ":frobnicate",
         ":l",
+        ":re",
         ":load",
         ":quit"
     ]));
@@ -556,4 +557,122 @@ fn a_game_with_no_rules_is_declared_with_a_warning() {
         answer(&mut repl, "game one on n { if n > 0 { n -= 1 } }"),
         ""
     );
+}
+
+#[test]
+fn python_ways_of_asking_for_help_and_leaving_work_at_the_prompt() {
+    let mut repl = Backend::new(Limits::default());
+    let index = answer(&mut repl, ":help");
+    let period = answer(&mut repl, ":help period");
+    assert!(period.contains("period"), "{period}");
+    for line in ["help", "help()", " help ", "?"] {
+        assert_eq!(answer(&mut repl, line), index, "{line}");
+    }
+    for line in ["help(period)", "?period", "period?", "help( period )"] {
+        assert_eq!(answer(&mut repl, line), period, "{line}");
+    }
+    assert_eq!(
+        answer(&mut repl, "?:limit"),
+        answer(&mut repl, ":help :limit")
+    );
+    for line in ["quit", "exit", "quit()", "exit()"] {
+        assert_eq!(
+            Backend::new(Limits::default()).feed(line),
+            Reply::Quit,
+            "{line}"
+        );
+    }
+    // Declared, they are names like any other.
+    answer(&mut repl, "let help = 7");
+    answer(&mut repl, "let quit = 8");
+    assert_eq!(answer(&mut repl, "help"), "7\n");
+    assert_eq!(answer(&mut repl, "quit"), "8\n");
+    // What is not a topic runs as an entry, and gets its diagnostic.
+    let text = answer(&mut repl, "print 1 ?");
+    assert!(text.contains("`?` is not part of the language"), "{text}");
+}
+
+#[test]
+fn l_loads_and_reload_runs_the_loaded_files_again_in_a_fresh_session() {
+    let folder = tempfile::tempdir().unwrap();
+    let first = folder.path().join("first.game");
+    let second = folder.path().join("second.game");
+    std::fs::write(&first, "let a = 1\n").unwrap();
+    std::fs::write(&second, "let b = a + 10\n").unwrap();
+    let mut repl = Backend::new(Limits::default());
+    assert_eq!(
+        answer(&mut repl, ":reload"),
+        "no file to reload: `:load FILE` first\n"
+    );
+    assert_eq!(answer(&mut repl, &format!(":l {}", first.display())), "");
+    assert_eq!(
+        answer(&mut repl, &format!(":load {}", second.display())),
+        ""
+    );
+    answer(&mut repl, "let typed = 5");
+    assert_eq!(answer(&mut repl, "print b"), "11\n");
+    std::fs::write(&first, "let a = 2\n").unwrap();
+    let reloaded = answer(&mut repl, ":r");
+    assert_eq!(
+        reloaded,
+        format!(
+            "reloaded {}\nreloaded {}\n",
+            first.display(),
+            second.display()
+        )
+    );
+    assert_eq!(answer(&mut repl, "print b"), "12\n");
+    // A fresh session: what was typed is forgotten, as ghci's `:reload` forgets it.
+    assert!(answer(&mut repl, "print typed").contains("unknown name `typed`"));
+    // A file that fails is reported, and the others still run.
+    std::fs::write(&first, "let a = \n").unwrap();
+    let failed = answer(&mut repl, ":reload");
+    assert!(failed.contains("first.game"), "{failed}");
+    assert!(failed.contains("unknown name `a`"), "{failed}");
+    // `:reset` forgets the files too.
+    answer(&mut repl, ":reset");
+    assert!(answer(&mut repl, ":reload").starts_with("no file to reload"));
+}
+
+fn completions(repl: &Backend, line: &str) -> (usize, Vec<String>) {
+    repl.words().complete(line, line.len())
+}
+
+#[test]
+fn tab_completes_commands_help_topics_and_game_names() {
+    let mut repl = Backend::new(Limits::default());
+    answer(&mut repl, "game mine on n { for k in 1..=n { n -= k } }");
+    answer(&mut repl, "let mine_too = 3");
+    assert_eq!(
+        completions(&repl, ":l"),
+        (0, vec![":limit".to_string(), ":load".to_string()])
+    );
+    assert_eq!(completions(&repl, ":rel"), (0, vec![":reload".to_string()]));
+    // After `:help` (or a prefix of it), the topics.
+    let (start, topics) = completions(&repl, ":help per");
+    assert_eq!((start, topics), (6, vec!["period".to_string()]));
+    let (_, topics) = completions(&repl, ":h :li");
+    assert_eq!(topics, vec![":limit".to_string()]);
+    let (_, topics) = completions(&repl, ":help ");
+    for topic in ["period", "len", "misere", ":limit"] {
+        assert!(topics.iter().any(|t| t == topic), "{topic} in {topics:?}");
+    }
+    // After `:method`, the games and families only.
+    let (start, games) = completions(&repl, ":method mi");
+    assert_eq!((start, games), (8, vec!["mine".to_string()]));
+    let (_, games) = completions(&repl, ":m ");
+    for game in ["kayles", "bash", "wythoff", "mine"] {
+        assert!(games.iter().any(|g| g == game), "{game} in {games:?}");
+    }
+    assert!(
+        !games.iter().any(|g| g == "mex" || g == "mine_too"),
+        "{games:?}"
+    );
+    // In an entry, every name, built-in function and keyword.
+    let (start, names) = completions(&repl, "print min");
+    assert_eq!(
+        (start, names),
+        (6, ["min", "mine", "mine_too"].map(String::from).to_vec())
+    );
+    assert_eq!(completions(&repl, "print 3").1, Vec::<String>::new());
 }

@@ -233,6 +233,7 @@ fn syntax(source: &str) -> (String, String, String) {
             message,
             span,
             label,
+            ..
         } => (message, text(source, span).to_string(), label),
         other => panic!("{source:?}: {other:?}"),
     }
