@@ -30,7 +30,8 @@ pub fn integers(path: &str, span: Span, limits: &ReadLimits<'_>) -> Result<Vec<V
             "the path is relative to the folder grundy runs in",
         )
     };
-    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let mut file = open(path).map_err(cannot)?;
+    let regular = file.metadata().map_err(cannot)?.is_file();
     let mut block = vec![0u8; BLOCK];
     let mut numbers: Vec<Value> = Vec::new();
     // The integer being read: its sign and digits so far, without leading zeros.
@@ -39,10 +40,14 @@ pub fn integers(path: &str, span: Span, limits: &ReadLimits<'_>) -> Result<Vec<V
     let mut minus = false;
     let mut read_bytes = 0usize;
     loop {
+        if !regular {
+            wait_readable(&file, limits.interrupted, &cannot)?;
+        }
         let n = match file.read(&mut block) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
             Err(e) => return Err(cannot(e)),
         };
         if (limits.interrupted)() {
@@ -81,6 +86,65 @@ pub fn integers(path: &str, span: Span, limits: &ReadLimits<'_>) -> Result<Vec<V
         push(&mut numbers, &mut token, path, span, limits)?;
     }
     Ok(numbers)
+}
+
+/// Opens `path` without waiting: the open of a FIFO with no writer, or of a terminal, would
+/// block where Ctrl-C cannot reach it; its reads wait in [`wait_readable`] instead.
+#[cfg(unix)]
+fn open(path: &str) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open(path: &str) -> std::io::Result<std::fs::File> {
+    std::fs::File::open(path)
+}
+
+/// Waits until `file` (not a regular file: a FIFO, a device) has bytes to read or has ended,
+/// looking at the interrupt every 50 ms. A FIFO opened before any writer has come does not
+/// count as ended (Linux reports the end only once a writer has come and gone).
+#[cfg(unix)]
+fn wait_readable(
+    file: &std::fs::File,
+    interrupted: &dyn Fn() -> bool,
+    cannot: &dyn Fn(std::io::Error) -> Error,
+) -> Result<(), Error> {
+    use std::os::fd::AsRawFd;
+    loop {
+        if interrupted() {
+            return Err(Error::Interrupted);
+        }
+        let mut wanted = libc::pollfd {
+            fd: file.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: `wanted` is one valid `pollfd`, alive for the whole call, and `file` keeps
+        // its descriptor open.
+        match unsafe { libc::poll(&mut wanted, 1, 50) } {
+            0 => {}
+            -1 => {
+                let e = std::io::Error::last_os_error();
+                if e.kind() != std::io::ErrorKind::Interrupted {
+                    return Err(cannot(e));
+                }
+            }
+            _ => return Ok(()),
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn wait_readable(
+    _file: &std::fs::File,
+    _interrupted: &dyn Fn() -> bool,
+    _cannot: &dyn Fn(std::io::Error) -> Error,
+) -> Result<(), Error> {
+    Ok(())
 }
 
 fn push(
