@@ -263,7 +263,13 @@ pub fn open(root: &Root, path: &Path, access: Access) -> Result<Opened, Refused>
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW);
+        // Not blocking in `open`: the open of a FIFO with no writer would wait where Ctrl-C
+        // cannot reach it (its reads wait in `read`'s poll instead); regular files ignore it.
+        let nonblocking = match access {
+            Access::Read => libc::O_NONBLOCK,
+            Access::Write | Access::Update => 0,
+        };
+        options.custom_flags(libc::O_NOFOLLOW | nonblocking);
     }
     let file = options.open(&at)?;
     if file.metadata()?.is_dir() {

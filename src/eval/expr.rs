@@ -182,6 +182,8 @@ impl<'h, 'a> Eval<'h, 'a> {
             .or_else(|| self.host.global(name))
     }
 
+    /// Counts a step of a loop or a call, and every 4,096 steps looks at the interrupt: every
+    /// long evaluation is a long loop or a deep or wide tree of calls.
     pub fn tick(&mut self) -> Result<(), Error> {
         self.steps = self.steps.wrapping_add(1);
         if self.steps.is_multiple_of(4096) && self.host.interrupted() {
@@ -470,6 +472,7 @@ impl<'h, 'a> Eval<'h, 'a> {
             .iter()
             .map(|e| self.eval(e))
             .collect::<Result<Vec<_>, _>>()?;
+        self.tick()?;
         let levels = self.levels + function.depth;
         if self.calls >= MAX_CALL_DEPTH || levels > MAX_CALL_LEVELS {
             return Err(Error::Recursion {

@@ -6,6 +6,7 @@ mod explore;
 pub mod expr;
 mod function;
 mod misere;
+mod output;
 mod plot;
 mod quotient;
 mod read;
@@ -178,12 +179,16 @@ impl Interpreter {
     /// and after failures of more than one `assert` or `check`, [`Error::Failures`] counts
     /// them. Games declared here remember `origin`, so that errors in their rules point into
     /// it later.
+    /// Ctrl-C stops the run at the end of the statement it came in, and cuts what is being
+    /// written (see [`output::Interruptible`]).
     pub fn execute(
         &mut self,
         statements: impl IntoIterator<Item = Result<Stmt, Vec<Error>>>,
         origin: &Arc<Origin>,
         out: &mut dyn Write,
     ) -> Result<(), Vec<Error>> {
+        let interrupt = self.engine.limits.interrupt.clone();
+        let out = &mut output::Interruptible::new(out, &interrupt);
         let mut errors = Vec::new();
         let mut tests = 0;
         for statement in statements {
@@ -198,7 +203,12 @@ impl Interpreter {
             if matches!(statement.kind, StmtKind::Assert(_) | StmtKind::Check { .. }) {
                 tests += 1;
             }
-            match self.statement(statement, origin, out) {
+            let done = self.statement(statement, origin, out);
+            let done = match done {
+                Ok(()) if self.interrupted() => Err(Error::Interrupted),
+                done => done,
+            };
+            match done {
                 Ok(()) => {}
                 Err(failure @ (Error::AssertFailed { .. } | Error::CheckFailed { .. })) => {
                     errors.push(failure);
@@ -314,10 +324,13 @@ impl Interpreter {
                     span: condition.span,
                 });
             }
-            StmtKind::Print(expr) => match Eval::new(self).eval(expr)? {
-                Value::Str(s) => s.to_string(),
-                other => other.to_string(),
-            },
+            StmtKind::Print(expr) => {
+                match Eval::new(self).eval(expr)? {
+                    Value::Str(s) => output::write_line(out, &s),
+                    other => output::write_line(out, &other),
+                }
+                return Ok(());
+            }
             StmtKind::Expr(expr) => match Eval::new(self).eval(expr)? {
                 Value::Position(p) => {
                     let value = self
@@ -327,7 +340,10 @@ impl Interpreter {
                     let note = loopy_note(&self.engine, &p, &value);
                     format!("{p}: grundy {value}, {}{note}", value.outcome().letter())
                 }
-                other => other.to_string(),
+                other => {
+                    output::write_line(out, &other);
+                    return Ok(());
+                }
             },
         };
         let _ = writeln!(out, "{text}");

@@ -36,6 +36,10 @@ pub fn integers(path: &str, span: Span, limits: &ReadLimits<'_>) -> Result<Vec<V
     let mut file = files::open(limits.root, std::path::Path::new(path), Access::Read)
         .map_err(|refused| Error::file(refused, path, span, cannot))?
         .file;
+    let regular = file
+        .metadata()
+        .map_err(|e| cannot(e.to_string()))?
+        .is_file();
     let mut block = vec![0u8; BLOCK];
     let mut numbers: Vec<Value> = Vec::new();
     // The integer being read: its sign and digits so far, without leading zeros.
@@ -44,10 +48,14 @@ pub fn integers(path: &str, span: Span, limits: &ReadLimits<'_>) -> Result<Vec<V
     let mut minus = false;
     let mut read_bytes = 0usize;
     loop {
+        if !regular {
+            wait_readable(&file, limits.interrupted, &|e| cannot(e.to_string()))?;
+        }
         let n = match file.read(&mut block) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
             Err(e) => return Err(cannot(e.to_string())),
         };
         if (limits.interrupted)() {
@@ -86,6 +94,49 @@ pub fn integers(path: &str, span: Span, limits: &ReadLimits<'_>) -> Result<Vec<V
         push(&mut numbers, &mut token, path, span, limits)?;
     }
     Ok(numbers)
+}
+
+/// Waits until `file` (not a regular file: a FIFO, a device) has bytes to read or has ended,
+/// looking at the interrupt every 50 ms. A FIFO opened before any writer has come does not
+/// count as ended (Linux reports the end only once a writer has come and gone).
+#[cfg(unix)]
+fn wait_readable(
+    file: &std::fs::File,
+    interrupted: &dyn Fn() -> bool,
+    cannot: &dyn Fn(std::io::Error) -> Error,
+) -> Result<(), Error> {
+    use std::os::fd::AsRawFd;
+    loop {
+        if interrupted() {
+            return Err(Error::Interrupted);
+        }
+        let mut wanted = libc::pollfd {
+            fd: file.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: `wanted` is one valid `pollfd`, alive for the whole call, and `file` keeps
+        // its descriptor open.
+        match unsafe { libc::poll(&mut wanted, 1, 50) } {
+            0 => {}
+            -1 => {
+                let e = std::io::Error::last_os_error();
+                if e.kind() != std::io::ErrorKind::Interrupted {
+                    return Err(cannot(e));
+                }
+            }
+            _ => return Ok(()),
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn wait_readable(
+    _file: &std::fs::File,
+    _interrupted: &dyn Fn() -> bool,
+    _cannot: &dyn Fn(std::io::Error) -> Error,
+) -> Result<(), Error> {
+    Ok(())
 }
 
 fn push(

@@ -283,6 +283,21 @@ impl fmt::Display for PositionValue {
     }
 }
 
+/// Writes `items` with `, ` between them, one by one: a long list is shown as it is written,
+/// and stops where its output fails (see `Interpreter::execute`).
+fn separated<T: fmt::Display>(
+    f: &mut fmt::Formatter<'_>,
+    items: impl Iterator<Item = T>,
+) -> fmt::Result {
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{item}")?;
+    }
+    Ok(())
+}
+
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -295,12 +310,14 @@ impl fmt::Display for Value {
                 last: Some(last),
             } => write!(f, "{start}..={last}"),
             Value::Set(items) => {
-                let items: Vec<String> = items.iter().map(|x| x.to_string()).collect();
-                write!(f, "{{{}}}", items.join(", "))
+                f.write_str("{")?;
+                separated(f, items.iter())?;
+                f.write_str("}")
             }
             Value::List(items) => {
-                let items: Vec<String> = items.iter().map(|x| x.to_string()).collect();
-                write!(f, "[{}]", items.join(", "))
+                f.write_str("[")?;
+                separated(f, items.iter())?;
+                f.write_str("]")
             }
             Value::Box { low, high } => {
                 let show = |v: &[i64]| {

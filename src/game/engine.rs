@@ -106,14 +106,14 @@ impl Engine {
                 return Ok(n as u64);
             }
             let structure = self.structure(part.game);
-            // A pattern already found, or the arithmetic test for a game that splits every
-            // heap in all ways (its values grow, so its splits have no sparse space); huge heaps
-            // of games with a theorem and no heap sequence. Other heap sequences certify their
-            // own periods as they grow.
+            // The arithmetic test for a game that splits every heap in all ways (its values
+            // grow, so its splits have no sparse space); huge heaps of games with a theorem and
+            // no heap sequence. Other heap sequences certify their own periods as they grow.
+            // The choice is the game's and the heap's alone: a pattern that `period` found
+            // before changes nothing (else a refusal could depend on what was asked first).
             let split_all = matches!(structure, Structure::TakeAnyOrSplit { .. });
-            let from_pattern = self.patterns.contains_key(&part.game)
-                || split_all
-                || (n >= HUGE && !sequence && *structure != Structure::Unknown);
+            let from_pattern =
+                split_all || (n >= HUGE && !sequence && *structure != Structure::Unknown);
             if from_pattern {
                 match self.huge_value(part.game, n) {
                     Err(SolveError::Unknown { .. }) if n < HUGE || sequence => {}

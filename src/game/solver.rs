@@ -70,6 +70,9 @@ pub struct Solver {
     /// The arenas of searches, kept from one search to the next while they are small.
     stack: Stack,
     visits: u32,
+    /// During a search from a heap beyond any table: the first heap that search values on its
+    /// own and counts (see [`Solver::heap_value`]).
+    far_from: Option<i64>,
 }
 
 /// A state of at most 15 counters, each non-negative and small enough, as one integer: the
@@ -122,6 +125,7 @@ impl Solver {
             stored: 0,
             stack: Stack::default(),
             visits: 0,
+            far_from: None,
         }
     }
 
@@ -268,6 +272,12 @@ impl Solver {
     /// beyond the table, and by filling the table in order when it is near or when that search
     /// finds the reach dense. A heap too large for the table is answered only by the first; when
     /// only the state limit makes it too large, that limit is the reason the first gives up.
+    ///
+    /// Whether a heap too large for the table is answered is the game's and the heap's alone,
+    /// never what earlier statements stored: its search counts, and values on its own, every
+    /// heap it reaches from the end of any table on ([`HUGE`], or the state limit); the heaps
+    /// below, which a table may hold, it reads as stored and does not count. (Were a heap below
+    /// to move to one above, what was stored could still change the count.)
     fn heap_value(&mut self, target: i64, limits: &Limits) -> Result<(), SolveError> {
         let gap = (target as u64).saturating_sub(self.filled() as u64);
         let fits = target < HUGE;
@@ -276,9 +286,16 @@ impl Solver {
             let reach = if fillable {
                 (gap as usize / 8).max(NEAR)
             } else {
+                let end = i64::try_from(limits.max_states).map_or(HUGE, |m| m.min(HUGE));
+                self.far_from = Some(end);
                 HUGE_REACH
             };
-            match self.search(&[target], Some((target, reach)), limits) {
+            let searched = self.search(&[target], Some((target, reach)), limits);
+            let searched = match self.far_from.take() {
+                Some(_) => self.end_far_search(target, searched, limits),
+                None => searched,
+            };
+            match searched {
                 Err(SolveError::Unknown { .. }) if fillable => {}
                 Err(SolveError::Unknown { .. } | SolveError::MemoryLimit(_)) if fits => {
                     return Err(SolveError::StateLimit(limits.max_states))
@@ -296,6 +313,30 @@ impl Solver {
             }
         }
         self.search(&[target], None, limits)
+    }
+
+    /// After a search from a heap beyond any table: drops what it valued from the end of the
+    /// tables on (a later search values them again), and keeps the target's value if found.
+    fn end_far_search(
+        &mut self,
+        target: i64,
+        searched: Result<(), SolveError>,
+        limits: &Limits,
+    ) -> Result<(), SolveError> {
+        let Store::Dense(table) = &mut self.store else {
+            return searched;
+        };
+        let searching = std::mem::take(&mut table.searching);
+        self.stored -= searching.values().filter(|&&v| v < ACTIVE).count();
+        searched?;
+        let value = searching[&target];
+        drop(searching);
+        let held = self.stack.bytes(Growth::default());
+        if let Store::Dense(table) = &mut self.store {
+            table.set(target, value, (true, None), held, limits)?;
+        }
+        self.stored += 1;
+        Ok(())
     }
 
     /// The options of `state`, one per move in the order the rules give them (two moves that
@@ -333,7 +374,7 @@ impl Solver {
     /// The value of a state, or [`ACTIVE`] when it is being searched, or [`UNKNOWN`].
     fn slot(&self, state: &[i64]) -> u32 {
         match &self.store {
-            Store::Dense(table) => table.slot(state[0]),
+            Store::Dense(table) => table.slot(state[0], self.far_from),
             Store::Hashed(table) | Store::Lines(_, table) => table.slot(state, pack(state)),
             Store::HeapSequence(_) => UNKNOWN,
             // A worker holds no heaps of its own (it never searches a heap-like game).
@@ -387,7 +428,10 @@ impl Solver {
     ) -> Result<(), SolveError> {
         let held = stack.bytes(Growth::default());
         match &mut self.store {
-            Store::Dense(table) => table.set(state[0], value, stack.reach.is_some(), held, limits),
+            Store::Dense(table) => {
+                let how = (stack.reach.is_some(), self.far_from);
+                table.set(state[0], value, how, held, limits)
+            }
             Store::Hashed(table) => table.set(state, value, held, limits),
             Store::Lines(lines, table) => table.set(state, value, held + lines.bytes(), limits),
             Store::Linked(link, own) => {
@@ -418,6 +462,7 @@ impl Solver {
         };
         let mut stopped = None;
         let mut listed = 0u32;
+        let counted = self.counted(state);
         let result = game.options(state, &mut |option| {
             listed = listed.wrapping_add(1);
             if listed.is_multiple_of(4096) && limits.check_interrupt().is_err() {
@@ -437,9 +482,12 @@ impl Solver {
                 None => (bytes > limits.max_memory)
                     .then_some(SolveError::MemoryLimit(limits.max_memory)),
             };
-            let far = stack
-                .reach
-                .filter(|&(_, reach)| stack.pushed + stack.flat.len() > reach);
+            stack.counted += usize::from(counted);
+            let reached = match self.far_from {
+                Some(_) => stack.counted,
+                None => stack.pushed + stack.flat.len(),
+            };
+            let far = stack.reach.filter(|&(_, reach)| reached > reach);
             if let Some((heap, _)) = far {
                 stopped = Some(SolveError::Unknown {
                     heap,
@@ -480,6 +528,7 @@ impl Solver {
         if self.visits.is_multiple_of(1024) {
             limits.check_interrupt()?;
         }
+        stack.counted += usize::from(self.counted(key));
         let (flat, ends) = (stack.flat.len(), stack.ends.len());
         self.expand(key, stack, limits)?;
         let growth = Growth {
@@ -490,6 +539,11 @@ impl Solver {
         self.check_memory(stack, growth, limits)?;
         stack.push(key, flat, ends);
         self.set(key, ACTIVE, stack, limits)
+    }
+
+    /// Whether a search from a heap beyond any table counts `state` (see [`Solver::heap_value`]).
+    fn counted(&self, state: &[i64]) -> bool {
+        self.far_from.is_some_and(|end| state[0] >= end)
     }
 
     /// Searches `root`, within `reach` when it is a heap beyond the table (see [`Stack::reach`]).

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -53,7 +53,8 @@ pub fn run(mut backend: Backend, file: Option<&Path>) -> ExitCode {
     }));
     let mut history = History::open(&mut editor);
     let flag = backend.limits().interrupt.clone();
-    if let Err(e) = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed)) {
+    let raise = flag.clone();
+    if let Err(e) = ctrlc::set_handler(move || raise.store(true, Ordering::Relaxed)) {
         eprintln!("warning: Ctrl-C will not interrupt computations: {e}");
     }
     println!(
@@ -63,7 +64,7 @@ pub fn run(mut backend: Backend, file: Option<&Path>) -> ExitCode {
     let progress = backend.limits().progress.clone();
     if let Some(path) = file {
         let answer = with_spinner(&progress, |_| backend.run_file(path));
-        show(&answer);
+        show(&answer, &flag);
     }
     // The lines of the entry being typed: stored in the history as one entry when it is done.
     let mut entry: Vec<String> = Vec::new();
@@ -89,7 +90,7 @@ pub fn run(mut backend: Backend, file: Option<&Path>) -> ExitCode {
                 }
                 match reply {
                     Reply::More => {}
-                    Reply::Done(answer) => show(&answer),
+                    Reply::Done(answer) => show(&answer, &flag),
                     Reply::Quit => break,
                 }
             }
@@ -107,9 +108,21 @@ pub fn run(mut backend: Backend, file: Option<&Path>) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn show(answer: &Answer) {
+/// Prints an answer, in pieces so that Ctrl-C (which `flag` records) stops a long one.
+fn show(answer: &Answer, flag: &AtomicBool) {
+    flag.store(false, Ordering::Relaxed);
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(answer.output.as_bytes());
+    for piece in answer.output.as_bytes().chunks(1 << 16) {
+        if flag.load(Ordering::Relaxed) {
+            let _ = writeln!(out);
+            let _ = out.flush();
+            eprintln!("interrupted");
+            break;
+        }
+        if out.write_all(piece).is_err() {
+            break;
+        }
+    }
     let _ = out.flush();
     eprint!("{}", answer.errors);
     let _ = out.write_all(answer.timing.as_bytes());

@@ -56,6 +56,94 @@ fn ctrl_c_stops_a_file_run_with_status_130() {
         .contains("interrupted"));
 }
 
+/// A function that runs for hours unless something stops it: no loop, only calls.
+const FIB: &str = "let fib(n) = if n < 2 then n else fib(n - 1) + fib(n - 2)";
+
+/// Sends one SIGINT to a running child.
+fn interrupt(child: &std::process::Child) {
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: `kill` takes any pid and signal number; this is our own child, still unwaited.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+}
+
+/// Waits for a child that was sent one Ctrl-C, failing if it has not ended within ten seconds
+/// (a second Ctrl-C would end it whatever it is doing: one must be enough).
+fn ended_by_one_interrupt(mut child: std::process::Child, what: &str) -> Output {
+    let sent = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if sent.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("{what}: still running 10 s after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = text(out.stderr.clone());
+    assert_eq!(out.status.code(), Some(130), "{what}: {err}");
+    assert!(err.contains("interrupted"), "{what}: {err}");
+    out
+}
+
+#[test]
+fn one_ctrl_c_stops_recursion_rules_check_and_a_fifo_in_a_file_run() {
+    let folder = tempfile::tempdir().unwrap();
+    let made = Command::new("mkfifo")
+        .arg(folder.path().join("fifo"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let cases = [
+        format!("{FIB}\nprint fib(60)"),
+        format!(
+            "{FIB}\ngame slow on n {{ if n > 0 and fib(60) > 0 {{ n -= 1 }} }}\ngrundy slow[3]"
+        ),
+        format!("{FIB}\ncheck fib(n) >= 0 for n in 50..60"),
+        // Nobody writes to the FIFO: its open and its reads would wait for ever.
+        "print read(\"fifo\")".to_string(),
+    ];
+    for source in &cases {
+        let path = folder.path().join("long.game");
+        std::fs::write(&path, source).unwrap();
+        let child = grundy()
+            .arg("long.game")
+            .current_dir(folder.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(700));
+        interrupt(&child);
+        ended_by_one_interrupt(child, source);
+    }
+}
+
+#[test]
+fn ctrl_c_stops_a_long_answer_while_it_is_printed() {
+    use std::io::Read;
+    // 0..=9,999,999 printed is 88,888,890 bytes.
+    let mut child = grundy()
+        .args(["-e", "print [n for n in 0..=9999999]"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"[0, 1, 2, 3, 4, ");
+    // The pipe is full and not read: the answer waits in the middle of being printed.
+    std::thread::sleep(Duration::from_millis(300));
+    interrupt(&child);
+    let mut rest = Vec::new();
+    stdout.read_to_end(&mut rest).unwrap();
+    ended_by_one_interrupt(child, "print");
+    assert!(
+        rest.len() < 1 << 20,
+        "{} bytes printed after Ctrl-C",
+        rest.len()
+    );
+}
+
 /// Runs grundy with `args`, `stdin` as its standard input, in the test's scratch folder.
 fn run_with_input(args: &[&str], stdin: &str) -> Output {
     let mut child = grundy()

@@ -336,3 +336,106 @@ fn dot_to_a_file_writes_the_graph_it_would_print() {
         2
     );
 }
+
+/// What `query` prints in a session where `before` ran first (its output dropped), or its
+/// errors' codes.
+fn answer_after(declare: &str, before: &[&str], query: &str) -> Result<String, String> {
+    let mut session = grundy::Session::new(grundy::game::Limits::default());
+    session
+        .run("declare", declare, &mut std::io::sink())
+        .unwrap();
+    for (i, statement) in before.iter().enumerate() {
+        let _ = session.run(&format!("before {i}"), statement, &mut std::io::sink());
+    }
+    let mut out = Vec::new();
+    match session.run("query", query, &mut out) {
+        Ok(()) => Ok(String::from_utf8(out).unwrap()),
+        Err(errors) => Err(errors
+            .iter()
+            .map(|e| miette::Diagnostic::code(e).map_or("?".into(), |c| format!("{c} ")))
+            .collect()),
+    }
+}
+
+#[test]
+fn an_answer_does_not_depend_on_the_statements_before_it() {
+    // halve: n -> n / 2, so G(n) is 1 exactly when n has an odd number of binary digits.
+    let halve = |n: u64| (64 - n.leading_zeros()) % 2;
+    // hd: n -> n / 2, and n -> n - 1 up to 10^6; bottom-up to 10^6, then halving.
+    let mut low = vec![0u64; 1_000_001];
+    for n in 1..low.len() {
+        let options = [low[n / 2], low[n - 1]];
+        low[n] = (0..).find(|v| !options.contains(v)).unwrap();
+    }
+    let hd = |mut n: u64| {
+        let mut halvings = 0;
+        while n > 1_000_000 {
+            n /= 2;
+            halvings += 1;
+        }
+        // Above 10^6 the one option is the half: each halving flips 0 and not 0.
+        (0..halvings).fold(low[n as usize], |v, _| u64::from(v == 0))
+    };
+    let cases: &[(&str, &str, &[&str], &[&str])] = &[
+        (
+            "halve",
+            "game halve on n { if n > 0 { n = n / 2 } }",
+            &[
+                "period halve",
+                "sequence halve 0..=70000",
+                "grundy halve[70000]",
+                "moves halve[70000]",
+                "compare halve, nim 0..=70000",
+            ],
+            &[
+                "grundy halve[10^18]",
+                "outcome halve[10^18 + 1] + nim[1]",
+                "moves halve[10^18]",
+                "sequence halve 10^15..=10^15 + 3",
+            ],
+        ),
+        (
+            // From 10^18, 40 halvings reach the heaps to 10^6, every one of which it reaches
+            // (n - 1): once a table holds them, or in a fresh session, the same answer.
+            "hd",
+            "game hd on n { if n > 0 { n = n / 2 }; if n > 0 and n <= 1000000 { n -= 1 } }",
+            &["grundy hd[1000000]", "period hd"],
+            &["grundy hd[10^18]"],
+        ),
+        (
+            // A heap sequence, whose own period and `period`'s answer huge heaps.
+            "kayles",
+            "",
+            &[
+                "period kayles",
+                "sequence kayles 0..=5000",
+                "grundy kayles[70000]",
+                "compare kayles, dawson 0..=3000",
+            ],
+            &["grundy kayles[10^18]", "moves kayles[10^12]"],
+        ),
+    ];
+    for (name, declare, befores, queries) in cases {
+        for query in *queries {
+            let fresh = answer_after(declare, &[], query);
+            if query.starts_with("grundy halve") {
+                assert_eq!(fresh, Ok(format!("{}\n", halve(10u64.pow(18)))));
+            }
+            if query.starts_with("grundy hd") {
+                assert_eq!(fresh, Ok(format!("{}\n", hd(10u64.pow(18)))));
+            }
+            for before in *befores {
+                assert_eq!(
+                    answer_after(declare, &[before], query),
+                    fresh,
+                    "{name}: `{query}` after `{before}`"
+                );
+                assert_eq!(
+                    answer_after(declare, &[query], before),
+                    answer_after(declare, &[], before),
+                    "{name}: `{before}` after `{query}`"
+                );
+            }
+        }
+    }
+}

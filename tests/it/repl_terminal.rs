@@ -127,6 +127,58 @@ fn ctrl_c_interrupts_a_long_check() {
 }
 
 #[test]
+fn ctrl_c_interrupts_recursion_rules_check_a_fifo_and_printing() {
+    let data = tempfile::tempdir().unwrap();
+    let made = Command::new("mkfifo")
+        .arg(data.path().join("fifo"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let mut command = command(data.path());
+    command.current_dir(data.path());
+    let mut repl = start(command);
+    ask(
+        &mut repl,
+        "let fib(n) = if n < 2 then n else fib(n - 1) + fib(n - 2)",
+        "",
+    );
+    ask(
+        &mut repl,
+        "game slow on n { if n > 0 and fib(60) > 0 { n -= 1 } }",
+        "",
+    );
+    for long in [
+        "print fib(60)",
+        "grundy slow[3]",
+        "check fib(n) >= 0 for n in 50..60",
+        // Nobody writes to the FIFO: its open and its reads would wait for ever.
+        "print read(\"fifo\")",
+    ] {
+        repl.send_line(long).unwrap();
+        repl.exp_string("(Ctrl-C")
+            .unwrap_or_else(|e| panic!("no progress line for `{long}`: {e}"));
+        repl.send_control('c').unwrap();
+        repl.exp_string("interrupted")
+            .unwrap_or_else(|e| panic!("`{long}` not interrupted: {e}"));
+        repl.exp_string("grundy> ").unwrap();
+        ask(&mut repl, "print 6 * 7", "42\r\n");
+    }
+    // 0..=9,999,999 is 88,888,890 bytes printed: Ctrl-C stops it where it is.
+    repl.send_line("print [n for n in 0..=9999999]").unwrap();
+    repl.exp_string("[0, 1, 2, 3, 4, ").unwrap();
+    repl.send_control('c').unwrap();
+    let (printed, _) = repl.exp_regex("\r?\ninterrupted\r\n").unwrap();
+    assert!(
+        printed.len() < 40 << 20,
+        "{} bytes printed before the interrupt took",
+        printed.len()
+    );
+    repl.exp_string("grundy> ").unwrap();
+    ask(&mut repl, "print 6 * 7", "42\r\n");
+    quit(repl);
+}
+
+#[test]
 fn history_is_written_after_each_entry() {
     let data = tempfile::tempdir().unwrap();
     let history = data.path().join("data/grundy/history");

@@ -35,6 +35,9 @@ pub(super) struct Stack {
     /// For a search of a heap-like game from a heap beyond its table: the heap, and how many
     /// states pushed and options listed it may reach before it gives up (the reach is dense).
     pub reach: Option<(i64, usize)>,
+    /// In a search from a heap beyond any table, the heaps from the solver's `far_from` on
+    /// pushed, and the options they listed: what its reach is measured by.
+    pub counted: usize,
 }
 
 /// The grown parts of a [`Stack`] to count: elements about to be added to each arena.
@@ -56,6 +59,7 @@ impl Stack {
         self.ends.clear();
         self.values.clear();
         self.pushed = 0;
+        self.counted = 0;
         self.reach = reach;
     }
 

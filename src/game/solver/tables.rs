@@ -14,6 +14,7 @@ pub(super) enum Table {
     Packed,
     Sparse,
     Reached,
+    Searching,
 }
 
 fn within(bytes: usize, limits: &Limits) -> Result<(), SolveError> {
@@ -32,10 +33,18 @@ pub(super) struct DenseTable {
     pub filled: usize,
     /// Heaps beyond the dense table, valued by a search from a target that reaches few heaps.
     reached: FxHashMap<i64, u32>,
+    /// The heaps from `far_from` on that the search from a heap beyond any table, running now,
+    /// has valued: that search reads no other value of such heaps (see `Solver::heap_value`).
+    pub searching: FxHashMap<i64, u32>,
 }
 
 impl DenseTable {
-    pub fn slot(&self, heap: i64) -> u32 {
+    /// The slot of `heap`; during a search from a heap beyond any table, heaps from `far_from`
+    /// on are read only from what that search valued.
+    pub fn slot(&self, heap: i64, far_from: Option<i64>) -> u32 {
+        if far_from.is_some_and(|end| heap >= end) {
+            return self.searching.get(&heap).copied().unwrap_or(UNKNOWN);
+        }
         let dense = usize::try_from(heap)
             .ok()
             .and_then(|n| self.values.get(n))
@@ -50,20 +59,29 @@ impl DenseTable {
     pub fn bytes(&self, growing: Option<Table>) -> usize {
         budget::boxed(self.values.capacity() * 4)
             + budget::table(&self.reached, growing == Some(Table::Reached))
+            + budget::table(&self.searching, growing == Some(Table::Searching))
     }
 
-    /// Stores the value of `heap`: beyond the table when a search of sparse reach (`reaching`)
-    /// found it, else in the table, grown to take it. `held`: the other bytes the solver holds.
+    /// Stores the value of `heap`: with the search's own from `far_from` on (see [`slot`]),
+    /// beyond the table when a search of sparse reach (`reaching`) found it, else in the table,
+    /// grown to take it. `held`: the other bytes the solver holds.
+    ///
+    /// [`slot`]: DenseTable::slot
     pub fn set(
         &mut self,
         heap: i64,
         value: u32,
-        reaching: bool,
+        (reaching, far_from): (bool, Option<i64>),
         held: usize,
         limits: &Limits,
     ) -> Result<(), SolveError> {
         let n = heap as usize;
-        if n < self.values.len() {
+        if far_from.is_some_and(|end| heap >= end) {
+            if !self.searching.contains_key(&heap) {
+                within(self.bytes(Some(Table::Searching)) + held, limits)?;
+            }
+            self.searching.insert(heap, value);
+        } else if n < self.values.len() {
             self.values[n] = value;
         } else if reaching {
             if !self.reached.contains_key(&heap) {
@@ -96,6 +114,7 @@ impl DenseTable {
             Some(slot) if *slot == ACTIVE => *slot = UNKNOWN,
             _ => {
                 self.reached.remove(&heap);
+                self.searching.remove(&heap);
             }
         }
     }
