@@ -310,6 +310,13 @@ fn small_answers_say_what_they_mean() {
 #[test]
 fn dot_to_a_file_writes_the_graph_it_would_print() {
     let folder = tempfile::tempdir().unwrap();
+    let run = |source: &str| {
+        let limits = grundy::game::Limits {
+            root: grundy::files::Root::folder(folder.path().to_path_buf()),
+            ..grundy::game::Limits::default()
+        };
+        grundy::run_to_string_with("explore", source, limits).unwrap()
+    };
     let path = folder.path().join("g.dot");
     let game = "game g = graph { a -> b, c; b -> c; c -> d }";
     let printed = run(&format!("{game}\ndot g[a]"));

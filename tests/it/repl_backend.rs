@@ -600,6 +600,7 @@ fn l_loads_and_reload_runs_the_loaded_files_again_in_a_fresh_session() {
     std::fs::write(&first, "let a = 1\n").unwrap();
     std::fs::write(&second, "let b = a + 10\n").unwrap();
     let mut repl = Backend::new(Limits::default());
+    repl.set_root(grundy::files::Root::folder(folder.path().to_path_buf()));
     assert_eq!(
         answer(&mut repl, ":reload"),
         "no file to reload: `:load FILE` first\n"
