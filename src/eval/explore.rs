@@ -9,7 +9,7 @@ use super::misere::heap;
 use super::value::{GameValue, PositionValue};
 use super::Interpreter;
 use crate::error::Error;
-use crate::game::loopy::GValue;
+use crate::game::vocabulary::GValue;
 use crate::game::{period, Part, Position, SolveError};
 use crate::span::Span;
 use crate::syntax::ast::{Expr, Plot};
@@ -205,9 +205,9 @@ impl Interpreter {
         for (i, node) in nodes.iter().enumerate() {
             let value = self.engine.gvalue(node).map_err(fail)?;
             let shape = match value {
-                crate::game::loopy::GValue::Finite(0) => ", shape=box",
-                crate::game::loopy::GValue::Finite(_) => "",
-                crate::game::loopy::GValue::Infinite(_) => ", style=dashed",
+                crate::game::vocabulary::GValue::Finite(0) => ", shape=box",
+                crate::game::vocabulary::GValue::Finite(_) => "",
+                crate::game::vocabulary::GValue::Infinite(_) => ", style=dashed",
             };
             let _ = writeln!(
                 text,

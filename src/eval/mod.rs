@@ -30,9 +30,9 @@ use self::types::{GlobalTypes, Ty};
 use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
 use crate::error::{Error, Origin};
 use crate::game::graph::Graph;
-use crate::game::loopy::{GValue, Outcome};
 use crate::game::octal::{Base, Octal};
 use crate::game::subtraction::Subtraction;
+use crate::game::vocabulary::{GValue, Outcome};
 use crate::game::{Engine, Game, GameId, Limits, Method, Part, Wanted};
 use crate::span::Span;
 use crate::syntax::ast::{

@@ -5,7 +5,7 @@
 use std::fmt::{self, Write as _};
 
 use crate::error::Error;
-use crate::game::loopy::GValue;
+use crate::game::vocabulary::GValue;
 use crate::span::Span;
 
 /// One value of a sequence or a table: an integer, or the generalized value of a position of a

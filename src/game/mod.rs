@@ -23,6 +23,7 @@ pub mod splits;
 pub mod subtraction;
 pub mod sums;
 pub mod sweep;
+pub mod vocabulary;
 
 pub use engine::Engine;
 pub use method::Method;
@@ -62,20 +63,20 @@ pub trait Game: Send + Sync {
     /// For a heap game whose moves are octal-style take-and-break moves, their description:
     /// the engine then computes its values by the fast methods of [`heap`]. The options must
     /// have exactly the values that this description gives.
-    fn heap_rules(&self) -> Option<heap::HeapRules> {
+    fn heap_rules(&self) -> Option<vocabulary::HeapRules> {
         None
     }
 
     /// For a two-counter game whose moves take any amount along lines, their description: the
     /// engine then sweeps boxes of states (see [`lines`]). The options must have exactly the
     /// values that this description gives, and states must be their own canonical form.
-    fn line_rules(&self) -> Option<lines::LineRules> {
+    fn line_rules(&self) -> Option<vocabulary::LineRules> {
         None
     }
 
     /// What is known of the moves of a heap game, for periodicity theorems and huge heaps.
-    fn structure(&self) -> period::Structure {
-        period::Structure::Unknown
+    fn structure(&self) -> vocabulary::Structure {
+        vocabulary::Structure::Unknown
     }
 
     /// Whether the options are exactly those that [`Game::structure`] describes, not only
