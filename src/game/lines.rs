@@ -44,10 +44,6 @@ impl LineSweep {
             + lines.saturating_mul(24 + budget::boxed(words * 8))
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
-    }
-
     /// The value of a state if the sweep has reached it.
     pub fn get(&self, state: &[i64]) -> Option<u32> {
         let (a, b) = (

@@ -1,28 +1,28 @@
 //! The game engine: games expose states and options; solvers value them by mex with memoization.
 //! Nothing here knows the syntax of the language.
 
-pub mod arithmetic_splits;
-pub mod budget;
-pub mod engine;
-pub mod graph;
+pub(crate) mod arithmetic_splits;
+pub(crate) mod budget;
+pub(crate) mod engine;
+pub(crate) mod graph;
 pub mod heap;
-pub mod lines;
-pub mod loopy;
+pub(crate) mod lines;
+pub(crate) mod loopy;
 pub mod method;
-pub mod misere;
-pub mod misere_loopy;
-pub mod moves;
-pub mod octal;
-pub mod pattern;
-pub mod period;
-pub mod position;
+pub(crate) mod misere;
+pub(crate) mod misere_loopy;
+pub(crate) mod moves;
+pub(crate) mod octal;
+pub(crate) mod pattern;
+pub(crate) mod period;
+pub(crate) mod position;
 pub mod progress;
-pub mod quotient;
-pub mod solver;
+pub(crate) mod quotient;
+pub(crate) mod solver;
 pub mod splits;
-pub mod subtraction;
-pub mod sums;
-pub mod sweep;
+pub(crate) mod subtraction;
+pub(crate) mod sums;
+pub(crate) mod sweep;
 pub mod vocabulary;
 
 pub use engine::Engine;

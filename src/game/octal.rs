@@ -96,11 +96,6 @@ impl Octal {
             digits,
         })
     }
-
-    /// The largest number of tokens a move takes.
-    pub fn max_take(&self) -> usize {
-        self.digits.len() - 1
-    }
 }
 
 /// Calls `emit` with each way `(a, b, c)`, `1 <= a <= b <= c`, to split `rest` into three heaps,
