@@ -8,12 +8,12 @@
 //! evaluator are private.
 
 pub mod builtins;
-mod check;
 pub mod error;
 mod eval;
 pub mod game;
 pub mod repl;
 pub mod span;
+mod static_check;
 mod syntax;
 
 pub use eval::interpret_only;
@@ -50,7 +50,7 @@ impl Session {
     /// `name` is what diagnostics call the source (a file name, `<repl:3>`).
     pub fn run(&mut self, name: &str, source: &str, out: &mut dyn Write) -> Result<(), Vec<Error>> {
         let program = syntax::parse(source).map_err(|e| vec![e])?;
-        check::check(&program.statements, self.interpreter.global_types())?;
+        static_check::check(&program.statements, self.interpreter.global_types())?;
         let origin = std::sync::Arc::new(error::Origin {
             name: name.to_string(),
             text: source.to_string(),
