@@ -1,6 +1,6 @@
 //! Running checked programs: declarations, positions, queries and their answers.
 
-pub mod builtins;
+pub mod builtin_calls;
 mod checks;
 mod explore;
 pub mod expr;
@@ -418,7 +418,7 @@ impl Interpreter {
             match eval.eval(set)? {
                 Value::Range { start, last: None } => (Vec::new(), Some(start)),
                 Value::Range { .. } | Value::Set(_) | Value::List(_) => {
-                    (builtins::ints(&mut eval, set)?, None)
+                    (builtin_calls::ints(&mut eval, set)?, None)
                 }
                 other => return Err(Error::type_mismatch(
                     "a set, list or range of positive integers",
