@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use rustc_hash::FxHashMap;
 
 use super::expr::{solve_error, Eval};
-use super::misere::heap;
+use super::misere_statements::heap;
 use super::value::{GameValue, PositionValue};
 use super::Interpreter;
 use crate::error::Error;

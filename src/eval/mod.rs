@@ -5,7 +5,7 @@ mod checks;
 mod explore;
 pub mod expr;
 mod function;
-mod misere;
+mod misere_statements;
 mod plot;
 mod quotient;
 mod read;
@@ -649,7 +649,7 @@ impl Interpreter {
                 // The last heap first: labelling a loopy game from it labels every heap below
                 // that it reaches, at once. Its error, if any, comes again at its heap.
                 primed = true;
-                let _ = self.part_gvalue_at(&misere::heap(id, last), range.span);
+                let _ = self.part_gvalue_at(&misere_statements::heap(id, last), range.span);
             }
             let part = Part {
                 game: id,
