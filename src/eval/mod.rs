@@ -1,7 +1,7 @@
 //! Running checked programs: declarations, positions, queries and their answers.
 
 pub mod builtin_calls;
-mod checks;
+mod check_statement;
 mod explore;
 pub mod expr;
 mod function;
