@@ -24,7 +24,7 @@ pub struct Engine {
     /// The misère quotients of heap games met in misère sums.
     pub(super) quotients: super::quotient::QuotientCache,
     pub limits: Limits,
-    /// Whether this is the engine of a worker of a parallel sweep (see [`super::sweep`]).
+    /// Whether this is the engine of a worker of a parallel sweep (see [`super::shared_memos`]).
     pub(super) in_sweep: bool,
 }
 

@@ -18,11 +18,11 @@ pub(crate) mod period;
 pub(crate) mod position;
 pub mod progress;
 pub(crate) mod quotient;
+pub(crate) mod shared_memos;
 pub(crate) mod solver;
 pub mod splits;
 pub(crate) mod subtraction;
 pub(crate) mod sums;
-pub(crate) mod sweep;
 pub mod vocabulary;
 
 pub use engine::Engine;
@@ -141,7 +141,7 @@ pub enum SolveError {
     /// The value asked for is infinite (a loopy game); its outcome can still be asked.
     Infinite,
     Interrupted,
-    /// A worker of a parallel sweep met what only the main thread computes (see [`sweep`]).
+    /// A worker of a parallel sweep met what only the main thread computes (see [`shared_memos`]).
     Deferred,
 }
 
