@@ -107,7 +107,7 @@ pub fn solve_error(error: SolveError, span: Span) -> Error {
         SolveError::ThreeWaySplits { heap } => Error::ThreeWaySplits {
             heap,
             splits: format!("{:.1e}", (heap as f64).powi(2) / 12.0),
-            huge: crate::game::pattern::HUGE,
+            huge: crate::game::period_pipeline::HUGE,
             span,
         },
         SolveError::TooManyMoves {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::loopy;
-use super::pattern::{Pattern, HUGE};
+use super::period_pipeline::{Pattern, HUGE};
 use super::position::{GameId, Part, PlayedOptions, Position, MOST_OPTIONS_OF_A_HUGE_HEAP};
 use super::sums::{self, MisereSums};
 use super::vocabulary::{GValue, Outcome, Structure};

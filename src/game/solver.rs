@@ -17,7 +17,7 @@ use rustc_hash::FxHashMap;
 
 use super::heap::HeapSequence;
 use super::lines::LineSweep;
-use super::pattern::HUGE;
+use super::period_pipeline::HUGE;
 use super::shared_memos::SweepLink;
 use super::vocabulary::Structure;
 use super::{mex, Game, Limits, Method, SolveError};
