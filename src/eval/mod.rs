@@ -8,7 +8,7 @@ mod expression_sweeps;
 mod function;
 mod misere_statements;
 mod plot;
-mod quotient;
+mod quotient_statement;
 mod read;
 mod results;
 mod rules;
