@@ -8,13 +8,13 @@
 //! evaluator are private.
 
 pub mod builtins;
-mod check;
 pub mod error;
 mod eval;
 pub mod files;
 pub mod game;
 pub mod repl;
 pub mod span;
+mod static_check;
 mod syntax;
 
 pub use eval::interpret_only;
@@ -101,13 +101,14 @@ impl Session {
         let statements = || syntax::Statements::new(source, room).map(|s| s.map_err(|e| vec![e]));
         let result = match order {
             Whole => {
-                let mut checker = check::Checker::new(self.interpreter.global_types());
+                let mut checker = static_check::Checker::new(self.interpreter.global_types());
                 let mut found = Vec::new();
                 let mut warnings = Vec::new();
                 for statement in statements() {
                     match statement {
                         Ok(statement) => {
-                            warnings.extend(check::warnings(std::slice::from_ref(&statement)));
+                            warnings
+                                .extend(static_check::warnings(std::slice::from_ref(&statement)));
                             checker.statement(&statement)
                         }
                         Err(error) => found = error,
@@ -125,12 +126,12 @@ impl Session {
             }
             Each => {
                 let globals = self.interpreter.global_types().clone();
-                let mut checker = check::Checker::new(&globals);
+                let mut checker = static_check::Checker::new(&globals);
                 let warnings = &mut self.warnings;
                 let checked = statements().map(|statement| {
                     let statement = statement?;
                     checker.check_next(&statement)?;
-                    warnings.extend(check::warnings(std::slice::from_ref(&statement)));
+                    warnings.extend(static_check::warnings(std::slice::from_ref(&statement)));
                     Ok(statement)
                 });
                 self.interpreter.execute(checked, origin, out)

@@ -10,7 +10,8 @@
 use std::time::{Duration, Instant};
 
 use super::{best_of, sparse_space_grundys, Against, Case};
-use grundy::game::heap::{HeapRules, HeapSequence, Take};
+use grundy::game::heap::HeapSequence;
+use grundy::game::vocabulary::{HeapRules, Take};
 use ogs::Solver;
 
 /// The heaps of the far cases.

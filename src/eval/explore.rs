@@ -5,12 +5,12 @@ use std::fmt::Write as _;
 use rustc_hash::FxHashMap;
 
 use super::expr::{solve_error, Eval};
-use super::misere::heap;
+use super::misere_statements::heap;
 use super::results::write_file;
 use super::value::{GameValue, PositionValue};
 use super::Interpreter;
 use crate::error::Error;
-use crate::game::loopy::GValue;
+use crate::game::vocabulary::GValue;
 use crate::game::{period, Part, Position, SolveError};
 use crate::span::Span;
 use crate::syntax::ast::{Expr, Output, Plot, PlotOptions};
@@ -234,9 +234,9 @@ impl Interpreter {
         for (i, node) in nodes.iter().enumerate() {
             let value = self.engine.gvalue(node).map_err(fail)?;
             let shape = match value {
-                crate::game::loopy::GValue::Finite(0) => ", shape=box",
-                crate::game::loopy::GValue::Finite(_) => "",
-                crate::game::loopy::GValue::Infinite(_) => {
+                crate::game::vocabulary::GValue::Finite(0) => ", shape=box",
+                crate::game::vocabulary::GValue::Finite(_) => "",
+                crate::game::vocabulary::GValue::Infinite(_) => {
                     loopy = true;
                     ", style=dashed"
                 }

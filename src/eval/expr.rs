@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::builtins;
+use super::builtin_calls;
 use super::function::{FunctionHost, MAX_CALL_DEPTH, MAX_CALL_LEVELS, RED_ZONE, STACK_SEGMENT};
 use super::value::{Family, FunctionValue, GameValue, PositionValue, Shape, Value};
 use crate::error::Error;
@@ -107,7 +107,7 @@ pub fn solve_error(error: SolveError, span: Span) -> Error {
         SolveError::ThreeWaySplits { heap } => Error::ThreeWaySplits {
             heap,
             splits: format!("{:.1e}", (heap as f64).powi(2) / 12.0),
-            huge: crate::game::pattern::HUGE,
+            huge: crate::game::period_pipeline::HUGE,
             span,
         },
         SolveError::TooManyMoves {
@@ -414,7 +414,7 @@ impl<'h, 'a> Eval<'h, 'a> {
         if let ExprKind::Var(name) = &callee.kind {
             if self.lookup(name).is_none() {
                 if let Some(builtin) = crate::builtins::builtin(name) {
-                    return builtins::call(self, builtin, args, callee.span, span);
+                    return builtin_calls::call(self, builtin, args, callee.span, span);
                 }
             }
         }

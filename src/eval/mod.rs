@@ -1,19 +1,19 @@
 //! Running checked programs: declarations, positions, queries and their answers.
 
-pub mod builtins;
-mod checks;
+pub mod builtin_calls;
+mod check_statement;
 mod explore;
 pub mod expr;
+mod expression_sweeps;
 mod function;
-mod misere;
+mod misere_statements;
 mod output;
 mod plot;
-mod quotient;
+mod quotient_statement;
 mod read;
 mod results;
 mod rules;
 mod sweep;
-mod swept;
 pub mod types;
 pub use rules::interpret_only;
 pub mod value;
@@ -32,9 +32,9 @@ use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
 use crate::error::{Error, Origin};
 use crate::files::Root;
 use crate::game::graph::Graph;
-use crate::game::loopy::{GValue, Outcome};
 use crate::game::octal::{Base, Octal};
 use crate::game::subtraction::Subtraction;
+use crate::game::vocabulary::{GValue, Outcome};
 use crate::game::{Engine, Game, GameId, Limits, Method, Part, Wanted};
 use crate::span::Span;
 use crate::syntax::ast::{
@@ -462,7 +462,7 @@ impl Interpreter {
             match eval.eval(set)? {
                 Value::Range { start, last: None } => (Vec::new(), Some(start)),
                 Value::Range { .. } | Value::Set(_) | Value::List(_) => {
-                    (builtins::ints(&mut eval, set)?, None)
+                    (builtin_calls::ints(&mut eval, set)?, None)
                 }
                 other => return Err(Error::type_mismatch(
                     "a set, list or range of positive integers",
@@ -703,7 +703,7 @@ impl Interpreter {
                 // The last heap first: labelling a loopy game from it labels every heap below
                 // that it reaches, at once. Its error, if any, comes again at its heap.
                 primed = true;
-                let _ = self.part_gvalue_at(&misere::heap(id, last), range.span);
+                let _ = self.part_gvalue_at(&misere_statements::heap(id, last), range.span);
             }
             let part = Part {
                 game: id,

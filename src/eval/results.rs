@@ -7,7 +7,7 @@ use std::io::Write as _;
 
 use crate::error::Error;
 use crate::files::{self, Access, Root};
-use crate::game::loopy::GValue;
+use crate::game::vocabulary::GValue;
 use crate::span::Span;
 
 /// One value of a sequence or a table: an integer, or the generalized value of a position of a

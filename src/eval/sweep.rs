@@ -3,7 +3,7 @@
 //!
 //! A sweep starts on the calling thread. After [`Limits::spread_after`] it queues its cases in
 //! batches, and each batch runs in *rounds*: the workers (each with an engine of its own over
-//! the shared memos, see [`crate::game::sweep`]) try every open case of the batch; then the main
+//! the shared memos, see [`crate::game::shared_memos`]) try every open case of the batch; then the main
 //! thread takes the results in order. A case a worker settled is taken as it is; any other (a
 //! failed condition, an error, something only the main thread computes, such as a new game
 //! instance) is run again on the main thread, by the same code as a sequential sweep, so the

@@ -14,7 +14,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::period::arithmetic::Split;
+use super::vocabulary::Split;
 
 /// The values of such a game from its proved period: `G(n + period) = G(n) + period` from
 /// `preperiod` on, `period` a power of two.

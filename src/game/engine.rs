@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::loopy::{self, GValue};
-use super::pattern::{Pattern, HUGE};
-use super::period::Structure;
+use super::loopy;
+use super::period_pipeline::{Pattern, HUGE};
 use super::position::{GameId, Part, PlayedOptions, Position, MOST_OPTIONS_OF_A_HUGE_HEAP};
 use super::sums::{self, MisereSums};
+use super::vocabulary::{GValue, Outcome, Structure};
 use super::{Game, Limits, Method, SolveError, Solver};
 
 /// Every game instance of a run with its solver, and the misère memo of whole sums.
@@ -24,7 +24,7 @@ pub struct Engine {
     /// The misère quotients of heap games met in misère sums.
     pub(super) quotients: super::quotient::QuotientCache,
     pub limits: Limits,
-    /// Whether this is the engine of a worker of a parallel sweep (see [`super::sweep`]).
+    /// Whether this is the engine of a worker of a parallel sweep (see [`super::shared_memos`]).
     pub(super) in_sweep: bool,
 }
 
@@ -195,7 +195,7 @@ impl Engine {
     /// The outcome of a position; a misère sum of heaps of one game from the game's misère
     /// quotient when it can be computed within the limits, else from its value, and a misère
     /// sum that loops by retrograde analysis (see [`super::misere_loopy`]).
-    pub fn outcome(&mut self, position: &Position) -> Result<loopy::Outcome, SolveError> {
+    pub fn outcome(&mut self, position: &Position) -> Result<Outcome, SolveError> {
         if position.misere {
             return self.misere_outcome(position);
         }

@@ -47,10 +47,6 @@ impl Graph {
     pub fn node_name(&self, index: usize) -> &str {
         &self.nodes[index]
     }
-
-    pub fn nodes(&self) -> &[String] {
-        &self.nodes
-    }
 }
 
 impl Game for Graph {

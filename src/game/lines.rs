@@ -4,22 +4,8 @@
 //! keeping for each line the set of values already on it, so that the mex of a state costs
 //! the size of those sets in words instead of the length of the lines.
 
+use super::vocabulary::LineRules;
 use super::{budget, Limits, SolveError};
-
-/// The moves of a two-counter line game. Each is `(direction, from)`: subtract `k` from the
-/// counters whose flag is set, for `from <= k <= ` the least of those counters.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LineRules {
-    pub lines: Vec<([bool; 2], u64)>,
-}
-
-impl LineRules {
-    pub fn is_valid(&self) -> bool {
-        self.lines
-            .iter()
-            .all(|(d, from)| *from >= 1 && (d[0] || d[1]))
-    }
-}
 
 /// The values of every state in a box `0..rows` x `0..cols`, recomputed when it grows.
 pub struct LineSweep {
@@ -56,10 +42,6 @@ impl LineSweep {
         self.bytes()
             + budget::boxed(rows.saturating_mul(cols).saturating_mul(4))
             + lines.saturating_mul(24 + budget::boxed(words * 8))
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
     }
 
     /// The value of a state if the sweep has reached it.

@@ -1,83 +1,12 @@
 //! Loopy games: generalized Sprague–Grundy values (after Smith and Fraenkel), where a move may
 //! return to an earlier position and a game may be drawn.
 
-use std::fmt;
 use std::ops::ControlFlow;
 
 use rustc_hash::FxHashMap;
 
+use super::vocabulary::GValue;
 use super::{budget, Game, Limits, SolveError};
-
-/// A generalized Grundy value: a finite value, or infinity together with the finite values
-/// of its options.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum GValue {
-    Finite(u64),
-    /// The finite values among the options, ascending.
-    Infinite(Vec<u64>),
-}
-
-/// Who wins with best play: the player to move (N), the other player (P), or neither (D).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    N,
-    P,
-    D,
-}
-
-impl Outcome {
-    pub fn letter(self) -> &'static str {
-        match self {
-            Outcome::N => "N",
-            Outcome::P => "P",
-            Outcome::D => "D",
-        }
-    }
-}
-
-impl GValue {
-    /// The value of a disjunctive sum: finite values add by XOR; a finite `a` plus `∞(K)` is
-    /// `∞(K xor a)`; two infinite values make `∞()`, a draw.
-    pub fn sum(&self, other: &GValue) -> GValue {
-        match (self, other) {
-            (GValue::Finite(a), GValue::Finite(b)) => GValue::Finite(a ^ b),
-            (GValue::Finite(a), GValue::Infinite(k)) | (GValue::Infinite(k), GValue::Finite(a)) => {
-                let mut shifted: Vec<u64> = k.iter().map(|v| v ^ a).collect();
-                shifted.sort_unstable();
-                GValue::Infinite(shifted)
-            }
-            (GValue::Infinite(_), GValue::Infinite(_)) => GValue::Infinite(Vec::new()),
-        }
-    }
-
-    pub fn outcome(&self) -> Outcome {
-        match self {
-            GValue::Finite(0) => Outcome::P,
-            GValue::Finite(_) => Outcome::N,
-            GValue::Infinite(k) if k.contains(&0) => Outcome::N,
-            GValue::Infinite(_) => Outcome::D,
-        }
-    }
-
-    pub fn finite(&self) -> Option<u64> {
-        match self {
-            GValue::Finite(v) => Some(*v),
-            GValue::Infinite(_) => None,
-        }
-    }
-}
-
-impl fmt::Display for GValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GValue::Finite(v) => write!(f, "{v}"),
-            GValue::Infinite(k) => {
-                let k: Vec<String> = k.iter().map(|v| v.to_string()).collect();
-                write!(f, "∞{{{}}}", k.join(", "))
-            }
-        }
-    }
-}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Label {
@@ -257,6 +186,7 @@ fn reachable(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::vocabulary::Outcome;
 
     #[test]
     fn sums_follow_smith() {

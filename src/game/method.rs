@@ -3,8 +3,7 @@
 
 use std::fmt;
 
-use super::heap::HeapRules;
-use super::period::Structure;
+use super::vocabulary::{HeapRules, Structure};
 
 /// How the engine computes the values of one game.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,8 +12,8 @@ use std::fmt;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::engine::Engine;
-use super::loopy::Outcome;
 use super::sums::{self, Measure, MisereSums};
+use super::vocabulary::Outcome;
 use super::{budget, GameId, Part, Position, SolveError};
 
 /// The genus of a position, in Conway's notation `g^γ0γ1...`.

@@ -13,8 +13,8 @@
 //! mex of the options' values, which a sum that can return to itself does not have.
 
 use super::engine::Engine;
-use super::loopy::Outcome;
 use super::sums::{replace, Components, MisereSums, SumTable};
+use super::vocabulary::Outcome;
 use super::{budget, Part, Position, SolveError};
 
 const N: u32 = 0;

@@ -1,28 +1,29 @@
 //! The game engine: games expose states and options; solvers value them by mex with memoization.
 //! Nothing here knows the syntax of the language.
 
-pub mod arithmetic_splits;
-pub mod budget;
-pub mod engine;
-pub mod graph;
+pub(crate) mod arithmetic_splits;
+pub(crate) mod budget;
+pub(crate) mod engine;
+pub(crate) mod graph;
 pub mod heap;
-pub mod lines;
-pub mod loopy;
+pub(crate) mod lines;
+pub(crate) mod loopy;
 pub mod method;
-pub mod misere;
-pub mod misere_loopy;
-pub mod moves;
-pub mod octal;
-pub mod pattern;
-pub mod period;
-pub mod position;
+pub(crate) mod misere;
+pub(crate) mod misere_loopy;
+pub(crate) mod moves;
+pub(crate) mod octal;
+pub(crate) mod period;
+pub(crate) mod period_pipeline;
+pub(crate) mod position;
 pub mod progress;
-pub mod quotient;
-pub mod solver;
+pub(crate) mod quotient;
+pub(crate) mod shared_memos;
+pub(crate) mod solver;
 pub mod splits;
-pub mod subtraction;
-pub mod sums;
-pub mod sweep;
+pub(crate) mod subtraction;
+pub(crate) mod sums;
+pub mod vocabulary;
 
 pub use engine::Engine;
 pub use method::Method;
@@ -62,20 +63,20 @@ pub trait Game: Send + Sync {
     /// For a heap game whose moves are octal-style take-and-break moves, their description:
     /// the engine then computes its values by the fast methods of [`heap`]. The options must
     /// have exactly the values that this description gives.
-    fn heap_rules(&self) -> Option<heap::HeapRules> {
+    fn heap_rules(&self) -> Option<vocabulary::HeapRules> {
         None
     }
 
     /// For a two-counter game whose moves take any amount along lines, their description: the
     /// engine then sweeps boxes of states (see [`lines`]). The options must have exactly the
     /// values that this description gives, and states must be their own canonical form.
-    fn line_rules(&self) -> Option<lines::LineRules> {
+    fn line_rules(&self) -> Option<vocabulary::LineRules> {
         None
     }
 
     /// What is known of the moves of a heap game, for periodicity theorems and huge heaps.
-    fn structure(&self) -> period::Structure {
-        period::Structure::Unknown
+    fn structure(&self) -> vocabulary::Structure {
+        vocabulary::Structure::Unknown
     }
 
     /// Whether the options are exactly those that [`Game::structure`] describes, not only
@@ -140,7 +141,7 @@ pub enum SolveError {
     /// The value asked for is infinite (a loopy game); its outcome can still be asked.
     Infinite,
     Interrupted,
-    /// A worker of a parallel sweep met what only the main thread computes (see [`sweep`]).
+    /// A worker of a parallel sweep met what only the main thread computes (see [`shared_memos`]).
     Deferred,
 }
 

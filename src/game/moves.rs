@@ -8,11 +8,9 @@
 
 use super::arithmetic_splits::ArithmeticValues;
 use super::heap::{HeapSequence, Leaves};
-use super::loopy::{GValue, Outcome};
-use super::period::arithmetic::Split;
-use super::period::Structure;
 use super::position::MOST_OPTIONS_OF_A_HUGE_HEAP;
 use super::splits::Periodic;
+use super::vocabulary::{GValue, Outcome, Split, Structure};
 use super::{Engine, GameId, Move, Part, Position, SolveError};
 
 /// Which moves a question asks for.

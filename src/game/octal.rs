@@ -1,7 +1,7 @@
 //! Octal and hexadecimal games, with codes written as in Winning Ways (`0.07`, `0.137`, `4.07`;
 //! `0.3F`).
 
-use super::heap::{HeapRules, Take};
+use super::vocabulary::{HeapRules, Take};
 use super::{Emit, Game, SolveError};
 
 /// An octal or hexadecimal game: digit `d_j` says in which ways `j` tokens may be taken from a
@@ -96,11 +96,6 @@ impl Octal {
             digits,
         })
     }
-
-    /// The largest number of tokens a move takes.
-    pub fn max_take(&self) -> usize {
-        self.digits.len() - 1
-    }
 }
 
 /// Calls `emit` with each way `(a, b, c)`, `1 <= a <= b <= c`, to split `rest` into three heaps,
@@ -171,9 +166,11 @@ impl Game for Octal {
 
     /// The structure of its moves, as any game with the same moves has it (a code of digits 0
     /// and 3 is a subtraction game).
-    fn structure(&self) -> super::period::Structure {
+    fn structure(&self) -> super::vocabulary::Structure {
         self.heap_rules()
-            .map_or(super::period::Structure::Unknown, |rules| rules.structure())
+            .map_or(super::vocabulary::Structure::Unknown, |rules| {
+                rules.structure()
+            })
     }
 
     fn options_follow_structure(&self) -> bool {

@@ -5,7 +5,7 @@ use std::iter::Chain;
 use std::slice::Iter;
 use std::sync::Arc;
 
-use super::loopy::GValue;
+use super::vocabulary::GValue;
 
 /// Which game instance a component belongs to: an index into the engine.
 pub type GameId = usize;

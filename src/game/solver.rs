@@ -17,9 +17,9 @@ use rustc_hash::FxHashMap;
 
 use super::heap::HeapSequence;
 use super::lines::LineSweep;
-use super::pattern::HUGE;
-use super::period::Structure;
-use super::sweep::SweepLink;
+use super::period_pipeline::HUGE;
+use super::shared_memos::SweepLink;
+use super::vocabulary::Structure;
 use super::{mex, Game, Limits, Method, SolveError};
 use stack::{Growth, Stack};
 use tables::{DenseTable, HashedTable};
@@ -53,7 +53,7 @@ enum Store {
     /// A two-counter game with line rules: its sweep replaces the search (states of another
     /// width, should any come, are searched into the table).
     Lines(LineSweep, HashedTable),
-    /// A worker of a parallel sweep (see [`super::sweep`]): the values of its own searches,
+    /// A worker of a parallel sweep (see [`super::shared_memos`]): the values of its own searches,
     /// read after the memos it shares with the others. A worker never searches a heap-like
     /// game, a heap sequence or a line sweep: it reads what the engine knew of them.
     Linked(SweepLink, HashedTable),

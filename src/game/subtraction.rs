@@ -1,6 +1,6 @@
 //! Subtraction games: take any amount in a set from one heap.
 
-use super::heap::{HeapRules, Take, TakeRange, LONGEST_TAKE_RUN};
+use super::vocabulary::{HeapRules, Structure, Take, TakeRange, LONGEST_TAKE_RUN};
 use super::{Emit, Game, SolveError};
 
 /// A subtraction game on one heap: remove `s` tokens for any `s` in the set. The set is finite,
@@ -78,8 +78,7 @@ impl Game for Subtraction {
         Some(rules)
     }
 
-    fn structure(&self) -> super::period::Structure {
-        use super::period::Structure;
+    fn structure(&self) -> Structure {
         match (self.open_from, self.finite.last()) {
             (Some(1), _) => Structure::Nim,
             (None, Some(&largest)) => Structure::Subtraction {

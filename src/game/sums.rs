@@ -311,10 +311,6 @@ impl SumTable {
     pub fn len(&self) -> usize {
         self.entries.len()
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
 }
 
 /// A sum on the search's stack: where its key lies in [`Search::keys`], which of its components is being played

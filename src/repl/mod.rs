@@ -147,7 +147,7 @@ impl Session {
                 "write one expression that names a game, e.g. `kayles` or `bash(3)`",
             )]);
         };
-        crate::check::check(&program.statements, self.interpreter.global_types())?;
+        crate::static_check::check(&program.statements, self.interpreter.global_types())?;
         Ok(expr.clone())
     }
 

@@ -127,3 +127,115 @@ fn every_path_a_program_names_is_opened_through_files_open() {
         );
     }
 }
+
+/// The files of `src/game` that every feature module may use and that use none of them: the
+/// shared vocabulary, positions, method descriptions, budgets and progress.
+const GROUND_FLOOR: [&str; 5] = ["vocabulary", "position", "method", "budget", "progress"];
+
+/// The modules of `game` that the code of `text` names as `super::NAME` or `crate::game::NAME`
+/// (a doc comment may point to a feature module: that is a reference, not a use).
+fn game_modules_named(text: &str) -> BTreeSet<String> {
+    let code: Vec<&str> = text
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect();
+    let text = code.join("\n");
+    let mut named = BTreeSet::new();
+    for prefix in ["super::", "crate::game::"] {
+        for (i, _) in text.match_indices(prefix) {
+            let name: String = text[i + prefix.len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+                .collect();
+            let is_module = text[i + prefix.len() + name.len()..].starts_with("::");
+            if !name.is_empty() && is_module {
+                named.insert(name);
+            }
+        }
+    }
+    named
+}
+
+fn game_file(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src/game")
+        .join(name);
+    std::fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn the_ground_floor_of_the_engine_uses_no_feature_module() {
+    for file in GROUND_FLOOR {
+        for name in game_modules_named(&game_file(&format!("{file}.rs"))) {
+            assert!(
+                GROUND_FLOOR.contains(&name.as_str()),
+                "src/game/{file}.rs names the feature module `{name}`; the ground floor \
+                 ({GROUND_FLOOR:?}) may name only itself"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_game_trait_names_only_the_ground_floor() {
+    let text = game_file("mod.rs");
+    let start = text.find("pub trait Game").unwrap();
+    let end = start + text[start..].find("\n}\n").unwrap();
+    let trait_text = text[start..end].replace("[`", "").replace("`]", "");
+    for line in trait_text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("///"))
+    {
+        for name in ["heap", "lines", "period", "loopy", "solver", "engine"] {
+            assert!(
+                !line.contains(&format!("{name}::")),
+                "the Game trait names `{name}::` in `{}`; its types belong in vocabulary",
+                line.trim()
+            );
+        }
+    }
+}
+
+#[test]
+fn every_call_of_a_built_in_is_matched_without_a_catch_all() {
+    // A new `Function` must get its own arm: the compiler says so only if no `_ =>` catches it.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/eval/builtin_calls.rs");
+    let text = std::fs::read_to_string(path).unwrap();
+    let start = text.find("pub fn call").unwrap();
+    let end = start + text[start..].find("\n}\n").unwrap();
+    assert!(
+        !text[start..end].contains("_ =>"),
+        "`call` in src/eval/builtin_calls.rs has a catch-all arm"
+    );
+}
+
+#[test]
+fn no_two_modules_share_a_name() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let mut seen: std::collections::BTreeMap<String, PathBuf> = Default::default();
+    for file in files {
+        let stem = file.file_stem().unwrap().to_string_lossy().to_string();
+        // A folder's mod.rs is the module of the folder's name; unit tests and binaries are
+        // named by their parent.
+        let name = match stem.as_str() {
+            "tests" | "main" | "lib" => continue,
+            "mod" => file
+                .parent()
+                .unwrap()
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .to_string(),
+            _ => stem,
+        };
+        if let Some(other) = seen.insert(name.clone(), file.clone()) {
+            panic!(
+                "{} and {} are both modules named `{name}`",
+                other.display(),
+                file.display()
+            );
+        }
+    }
+}

@@ -10,7 +10,7 @@ use super::{interpret_only, RuleGame};
 use crate::error::Origin;
 use crate::eval::value::Value;
 use crate::eval::Globals;
-use crate::game::period::Structure;
+use crate::game::vocabulary::Structure;
 use crate::game::{Game, SolveError};
 use crate::syntax::ast::{GameDecl, StmtKind};
 
@@ -344,14 +344,14 @@ fn most_random_rule_games_are_compiled() {
 }
 
 /// The heap rules the fast paths read from a game's compiled rules.
-fn heap_rules_of(source: &str) -> Option<crate::game::heap::HeapRules> {
+fn heap_rules_of(source: &str) -> Option<crate::game::vocabulary::HeapRules> {
     let decl = decls(source).and_then(|mut d| d.pop()).expect("parsed");
     game(source, decl, vec![], 1000).heap_rules()
 }
 
 #[test]
 fn equivalent_spellings_give_the_same_heap_rules() {
-    use crate::game::heap::{HeapRules, Take};
+    use crate::game::vocabulary::{HeapRules, Take};
     let split = |unequal| HeapRules {
         takes: vec![Take {
             take: 0,

@@ -17,14 +17,16 @@
 //!
 //! Every method gives exactly the values of the plain definition; they differ only in speed.
 
-use super::period::{self, Split, Structure};
+use super::period;
+#[cfg(test)]
+use super::vocabulary::Take;
+use super::vocabulary::{HeapRules, Structure, TakeRange};
 use super::{Limits, SolveError};
 use block::{RareBlock, BLOCK_HEAPS};
 pub use cache::{canonical_key, Cache, CacheWarning};
 pub use cache_key::CacheKey;
 pub use options::{HeapOption, Leaves, OptionCursor};
 use values::{with_slice, CompactValues, RareHeap, ValueSet};
-pub use window::TakeRange;
 use window::Window;
 
 mod block;
@@ -38,133 +40,6 @@ mod values;
 mod wide;
 mod wide_scan;
 mod window;
-
-/// A heap game whose moves are octal-style: for each [`Take`], remove `take` tokens and leave no
-/// heap, one heap, two heaps or three heaps; and for each [`TakeRange`], remove any number of tokens in a
-/// range, leaving one heap.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct HeapRules {
-    pub takes: Vec<Take>,
-    pub ranges: Vec<TakeRange>,
-}
-
-/// Octal games taking more tokens than this are not described by their digits (the theorem
-/// would need values beyond any table anyway).
-const MOST_OCTAL_DIGITS: u64 = 1 << 16;
-
-/// Runs of consecutive takes longer than this are better described as a [`TakeRange`].
-pub const LONGEST_TAKE_RUN: usize = 32;
-
-/// Remove `take` tokens from a heap of `n`. `none`: when that empties the heap (`n = take`), the
-/// heap is gone; `one`: when `n > take`, one heap `n - take` is left; `two`: when
-/// `n - take >= 2`, it is split into two non-empty heaps, which must differ if `unequal`;
-/// `three`: when `n - take >= 3`, it is split into three non-empty heaps (a hexadecimal digit's
-/// bit 8).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Take {
-    pub take: u64,
-    pub none: bool,
-    pub one: bool,
-    pub two: bool,
-    pub three: bool,
-    pub unequal: bool,
-}
-
-impl HeapRules {
-    /// Whether every move takes at least one token or splits (so that no heap is its own option).
-    pub fn is_valid(&self) -> bool {
-        self.takes.iter().all(|t| t.take >= 1 || !(t.none || t.one))
-            && self
-                .ranges
-                .iter()
-                .all(|r| r.lo >= 1 && r.hi.is_none_or(|hi| hi >= r.lo))
-    }
-
-    /// Whether some move takes any number of tokens, up to the whole heap.
-    pub fn takes_any(&self) -> bool {
-        self.ranges.iter().any(|r| r.hi.is_none())
-    }
-
-    fn splits(&self) -> bool {
-        self.takes.iter().any(|t| t.two)
-    }
-
-    /// Whether some move splits a heap in three.
-    pub fn splits_in_three(&self) -> bool {
-        self.takes.iter().any(|t| t.three)
-    }
-
-    /// What the periodicity theorems know of these moves: when every smaller heap is an option,
-    /// Nim if no move splits (in three: nothing is known), else a game that takes any amount or splits (the other options are
-    /// smaller heaps too); a subtraction game when every move takes a bounded number of tokens
-    /// and leaves one heap or none (an octal code of digits 0 and 3 too), an octal game when the
-    /// takes are bounded and splits may leave equal heaps; otherwise nothing. Equal moves give the
-    /// same structure however they are listed (one take with both flags, or two takes with one
-    /// flag each).
-    pub fn structure(&self) -> Structure {
-        let every_smaller = TakeRange { lo: 1, hi: None };
-        if self.ranges.contains(&every_smaller) && self.splits_in_three() {
-            return Structure::Unknown;
-        }
-        if self.ranges.contains(&every_smaller) {
-            // One split per take: an equal split includes the unequal one.
-            let mut splits: Vec<Split> = Vec::new();
-            for t in self.takes.iter().filter(|t| t.two) {
-                let take = t.take as usize;
-                match splits.iter_mut().find(|s| s.take == take) {
-                    Some(split) => split.unequal &= t.unequal,
-                    None => splits.push(Split {
-                        take,
-                        unequal: t.unequal,
-                    }),
-                }
-            }
-            splits.sort_by_key(|s| s.take);
-            return if splits.is_empty() {
-                Structure::Nim
-            } else {
-                Structure::TakeAnyOrSplit { splits }
-            };
-        }
-        if self.takes.iter().any(|t| t.unequal) {
-            return Structure::Unknown;
-        }
-        let Some(largest_range) = self.ranges.iter().try_fold(0, |m, r| Some(m.max(r.hi?))) else {
-            return Structure::Unknown;
-        };
-        let mut digits = std::collections::BTreeMap::new();
-        for t in &self.takes {
-            let digit =
-                t.none as u8 | (t.one as u8) << 1 | (t.two as u8) << 2 | (t.three as u8) << 3;
-            if digit != 0 {
-                *digits.entry(t.take).or_insert(0u8) |= digit;
-            }
-        }
-        if digits.is_empty() && self.ranges.is_empty() {
-            return Structure::Unknown;
-        }
-        let largest_take = digits.keys().next_back().copied().unwrap_or(0);
-        let largest = largest_take.max(largest_range);
-        if digits.values().all(|&d| d == 3) {
-            return Structure::Subtraction {
-                largest: largest as usize,
-            };
-        }
-        if largest > MOST_OCTAL_DIGITS {
-            return Structure::Unknown;
-        }
-        let mut code = vec![0u8; largest as usize + 1];
-        for (&take, &digit) in &digits {
-            code[take as usize] |= digit;
-        }
-        for r in &self.ranges {
-            for k in r.lo..=r.hi.unwrap_or(r.lo) {
-                code[k as usize] |= 3;
-            }
-        }
-        Structure::Octal { digits: code }
-    }
-}
 
 /// The values of heaps `0..len`, extended on demand.
 pub struct HeapSequence {

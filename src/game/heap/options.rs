@@ -308,7 +308,7 @@ impl OptionCursor {
 mod tests {
     use super::{HeapSequence, Leaves};
     use crate::game::heap::cache::tests::take;
-    use crate::game::heap::{HeapRules, TakeRange};
+    use crate::game::vocabulary::{HeapRules, TakeRange};
     use crate::game::Limits;
 
     /// Every move of `rules` from heap `n` as the sorted non-empty heaps it leaves, each once

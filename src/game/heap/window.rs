@@ -5,14 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::values::CompactValues;
-
-/// Take any `k` with `lo <= k <= hi` (`hi = None`: up to the whole heap), leaving one heap
-/// `n - k`, or none when `k = n` (which has the value of heap 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TakeRange {
-    pub lo: u64,
-    pub hi: Option<u64>,
-}
+use crate::game::vocabulary::TakeRange;
 
 impl TakeRange {
     /// The heaps left from heap `n`, `n - min(hi, n) ..= n - lo`, as `start..end`.

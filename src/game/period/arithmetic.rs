@@ -38,15 +38,7 @@
 //! `G(a) < s` is a power of two; and that split is again a witness. So every value below `V`
 //! is an option's, and `G(n + p) = V`. ∎
 
-use super::Period;
-
-/// A way to split a heap: take `take` tokens, then leave two non-empty heaps, which must differ
-/// when `unequal`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Split {
-    pub take: usize,
-    pub unequal: bool,
-}
+use crate::game::vocabulary::{Period, Split};
 
 /// The theorem's name, as `period` shows it.
 pub const THEOREM: &str =

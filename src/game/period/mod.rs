@@ -2,32 +2,7 @@
 
 pub mod arithmetic;
 
-pub use arithmetic::Split;
-
-/// `G(n + period) = G(n) + saltus` for every `n >= preperiod`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Period {
-    pub preperiod: usize,
-    pub period: usize,
-    pub saltus: u64,
-}
-
-/// What a heap game's moves are known to be, for the periodicity theorems.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Structure {
-    /// Nothing is known: periods are apparent, never proved.
-    Unknown,
-    /// Every smaller heap can be reached: `G(n) = n`.
-    Nim,
-    /// A finite subtraction set whose largest element is `largest`.
-    Subtraction { largest: usize },
-    /// An octal or hexadecimal game with these digits (`digits[j]` for taking `j` tokens; bit 8:
-    /// leave three non-empty heaps).
-    Octal { digits: Vec<u8> },
-    /// Every smaller heap can be reached, and a heap may also be split in two in these ways
-    /// (Lasker's Nim): the arithmetic-periodicity test applies.
-    TakeAnyOrSplit { splits: Vec<Split> },
-}
+use super::vocabulary::{Period, Structure};
 
 /// The periodicity theorem of Guy and Smith carried to games whose moves leave up to three
 /// heaps (hexadecimal codes), as [`Structure::proof_needs`] applies it.

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::engine::Engine;
-use super::loopy::Outcome;
+use super::vocabulary::Outcome;
 use super::{GameId, Limits, Part, Position, SolveError};
 use build::{Effort, Verified};
 

@@ -1,6 +1,6 @@
 //! Grundy's game as the engine's heap rules, for the tests that drive `HeapSequence` directly.
 
-use grundy::game::heap::{HeapRules, Take};
+use grundy::game::vocabulary::{HeapRules, Take};
 
 /// Grundy's game as heap rules: split a heap into two unequal heaps.
 pub fn grundys_rules() -> HeapRules {

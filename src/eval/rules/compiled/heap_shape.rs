@@ -15,7 +15,7 @@
 //! anything else gives `None`, and the game keeps the plain method.
 
 use super::linear::{Affine, LinearRule};
-use crate::game::heap::{HeapRules, Take, TakeRange, LONGEST_TAKE_RUN};
+use crate::game::vocabulary::{HeapRules, Take, TakeRange, LONGEST_TAKE_RUN};
 
 /// The most finite takes one rule may describe.
 const MAX_TAKES: i64 = 4096;

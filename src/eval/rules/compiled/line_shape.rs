@@ -4,7 +4,7 @@
 //! `for k in 1..=a if k <= b`...), described to the engine as [`LineRules`].
 
 use super::linear::{Affine, LinearRule};
-use crate::game::lines::LineRules;
+use crate::game::vocabulary::LineRules;
 
 /// The line rules of a two-counter game's linear rules (the counters are slots 0 and 1).
 pub fn line_rules(rules: &[LinearRule]) -> Option<LineRules> {

@@ -9,7 +9,7 @@ use super::read::{self, ReadLimits};
 use super::value::{PositionValue, Shape, Value};
 use crate::builtins::{Builtin, Function};
 use crate::error::Error;
-use crate::game::{mex, Limits, Move, Wanted};
+use crate::game::{mex, Engine, Limits, Move, SolveError, Wanted};
 use crate::span::Span;
 use crate::syntax::ast::{Expr, ExprKind};
 
@@ -31,86 +31,87 @@ pub fn call<'a>(
         });
     }
     let function = builtin.function;
-    if let (Function::Min | Function::Max, [a, b]) = (function, args) {
-        let (x, y) = (eval.int(a)?, eval.int(b)?);
-        let pick = if function == Function::Min {
-            x.min(y)
-        } else {
-            x.max(y)
-        };
-        return Ok(Value::Int(pick));
-    }
-    if let (Function::Repeat, [x, k]) = (function, args) {
-        return repeat(eval, x, k);
-    }
     let arg = &args[0];
-    let on_position = match function {
-        Function::Grundy | Function::Outcome | Function::Options | Function::Wins => true,
-        Function::State => return Ok(state(&*eval.position(arg)?)),
-        Function::Read => return read(eval, arg),
-        Function::Abs => {
-            let n = eval.int(arg)?;
-            return n
-                .checked_abs()
-                .map(Value::Int)
-                .ok_or_else(|| Error::overflow(format!("abs({n})"), span));
-        }
-        Function::Len => return len(eval, builtin, arg),
-        Function::Min
-        | Function::Max
-        | Function::Sum
-        | Function::Xor
-        | Function::Count
-        | Function::Mex => false,
-        Function::Repeat => unreachable!("taken above"),
-    };
-    if on_position {
-        let p = eval.position(arg)?;
-        let engine = eval.engine(callee)?;
-        let result = match function {
-            Function::Grundy => engine.value(&p.position).map(|v| Value::Int(v as i64)),
-            Function::Outcome => engine.outcome(&p.position).map(|v| Value::str(v.letter())),
-            Function::Options => engine
-                .all_moves(&p.position, Wanted::Every)
-                .map(|m| results(&p, m)),
-            _ => engine
-                .all_moves(&p.position, Wanted::Winning)
-                .map(|m| results(&p, m)),
-        };
-        return result.map_err(|e| solve_error(e, span));
-    }
-    let items = ints(eval, arg)?;
-    let result = match function {
+    match function {
         Function::Min | Function::Max => {
-            let best = if function == Function::Min {
-                items.iter().min()
+            let items = if let [a, b] = args {
+                vec![eval.int(a)?, eval.int(b)?]
             } else {
-                items.iter().max()
+                ints(eval, arg)?
             };
-            *best.ok_or_else(|| {
+            let items = items.into_iter();
+            let best = if function == Function::Min {
+                items.min()
+            } else {
+                items.max()
+            };
+            best.map(Value::Int).ok_or_else(|| {
                 Error::invalid(
                     format!("`{}` of an empty list", builtin.name),
                     arg.span,
                     "give at least one element",
                 )
-            })?
+            })
         }
-        Function::Sum => items
+        Function::Repeat => repeat(eval, arg, &args[1]),
+        Function::Abs => {
+            let n = eval.int(arg)?;
+            n.checked_abs()
+                .map(Value::Int)
+                .ok_or_else(|| Error::overflow(format!("abs({n})"), span))
+        }
+        Function::Len => len(eval, builtin, arg),
+        Function::State => Ok(state(&*eval.position(arg)?)),
+        Function::Read => read(eval, arg),
+        Function::Grundy => on_position(eval, arg, callee, span, |engine, p| {
+            engine.value(&p.position).map(|v| Value::Int(v as i64))
+        }),
+        Function::Outcome => on_position(eval, arg, callee, span, |engine, p| {
+            engine.outcome(&p.position).map(|v| Value::str(v.letter()))
+        }),
+        Function::Options => on_position(eval, arg, callee, span, |engine, p| {
+            engine
+                .all_moves(&p.position, Wanted::Every)
+                .map(|m| results(p, m))
+        }),
+        Function::Wins => on_position(eval, arg, callee, span, |engine, p| {
+            engine
+                .all_moves(&p.position, Wanted::Winning)
+                .map(|m| results(p, m))
+        }),
+        Function::Sum => ints(eval, arg)?
             .iter()
             .try_fold(0i64, |acc, &x| acc.checked_add(x))
-            .ok_or_else(|| Error::overflow("sum", span))?,
-        Function::Xor => items.iter().fold(0, |acc, &x| acc ^ x),
-        Function::Count => items.iter().filter(|&&x| x != 0).count() as i64,
-        _ => {
-            let mut values: Vec<u64> = items
+            .map(Value::Int)
+            .ok_or_else(|| Error::overflow("sum", span)),
+        Function::Xor => Ok(Value::Int(
+            ints(eval, arg)?.iter().fold(0, |acc, &x| acc ^ x),
+        )),
+        Function::Count => Ok(Value::Int(
+            ints(eval, arg)?.iter().filter(|&&x| x != 0).count() as i64,
+        )),
+        Function::Mex => {
+            let mut values: Vec<u64> = ints(eval, arg)?
                 .iter()
                 .filter(|&&x| x >= 0)
                 .map(|&x| x as u64)
                 .collect();
-            mex(&mut values) as i64
+            Ok(Value::Int(mex(&mut values) as i64))
         }
-    };
-    Ok(Value::Int(result))
+    }
+}
+
+/// A function of a position, asked of the engine; a solver's error is shown at `span`.
+fn on_position<'a>(
+    eval: &mut Eval<'_, 'a>,
+    arg: &'a Expr,
+    callee: Span,
+    span: Span,
+    ask: impl FnOnce(&mut Engine, &PositionValue) -> Result<Value, SolveError>,
+) -> Result<Value, Error> {
+    let p = eval.position(arg)?;
+    let engine = eval.engine(callee)?;
+    ask(engine, &p).map_err(|e| solve_error(e, span))
 }
 
 /// `repeat(x, k)`: `k` copies of `x`, at most as many as a list built from a range may hold.

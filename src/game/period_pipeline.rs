@@ -2,8 +2,9 @@
 //! theorem where one applies, and used to answer huge heaps.
 
 use super::arithmetic_splits::ArithmeticValues;
-use super::period::{self, arithmetic, Period, Structure};
+use super::period::{self, arithmetic};
 use super::splits::Periodic;
+use super::vocabulary::{Period, Structure};
 use super::{Engine, GameId, Part, SolveError};
 
 /// Heaps from this size on are answered from a closed form or a proved period, never by

@@ -19,8 +19,8 @@ use std::sync::{Arc, OnceLock, PoisonError, RwLock};
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use super::period::Structure;
 use super::solver::{pack, SPARSE_ENTRY_BYTES};
+use super::vocabulary::Structure;
 use super::{Engine, GameId, Limits, SolveError, Solver};
 
 /// Shards of a store: enough that two workers seldom wait for the same lock.

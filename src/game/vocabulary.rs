@@ -1,0 +1,270 @@
+//! The words the engine and its users share: what a game's moves are known to be (take-and-break
+//! rules, line rules, the structure the periodicity theorems read) and what a position is worth
+//! (generalized values, outcomes, periods). Everything here is plain data with the rules that
+//! define it; the solvers that compute with it live in the feature modules, and this module
+//! imports none of them.
+
+use std::fmt;
+
+// Values and outcomes.
+
+/// A generalized Grundy value: a finite value, or infinity together with the finite values
+/// of its options.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GValue {
+    Finite(u64),
+    /// The finite values among the options, ascending.
+    Infinite(Vec<u64>),
+}
+
+/// Who wins with best play: the player to move (N), the other player (P), or neither (D).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    N,
+    P,
+    D,
+}
+
+impl Outcome {
+    pub fn letter(self) -> &'static str {
+        match self {
+            Outcome::N => "N",
+            Outcome::P => "P",
+            Outcome::D => "D",
+        }
+    }
+}
+
+impl GValue {
+    /// The value of a disjunctive sum: finite values add by XOR; a finite `a` plus `∞(K)` is
+    /// `∞(K xor a)`; two infinite values make `∞()`, a draw.
+    pub fn sum(&self, other: &GValue) -> GValue {
+        match (self, other) {
+            (GValue::Finite(a), GValue::Finite(b)) => GValue::Finite(a ^ b),
+            (GValue::Finite(a), GValue::Infinite(k)) | (GValue::Infinite(k), GValue::Finite(a)) => {
+                let mut shifted: Vec<u64> = k.iter().map(|v| v ^ a).collect();
+                shifted.sort_unstable();
+                GValue::Infinite(shifted)
+            }
+            (GValue::Infinite(_), GValue::Infinite(_)) => GValue::Infinite(Vec::new()),
+        }
+    }
+
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            GValue::Finite(0) => Outcome::P,
+            GValue::Finite(_) => Outcome::N,
+            GValue::Infinite(k) if k.contains(&0) => Outcome::N,
+            GValue::Infinite(_) => Outcome::D,
+        }
+    }
+
+    pub fn finite(&self) -> Option<u64> {
+        match self {
+            GValue::Finite(v) => Some(*v),
+            GValue::Infinite(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for GValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GValue::Finite(v) => write!(f, "{v}"),
+            GValue::Infinite(k) => {
+                let k: Vec<String> = k.iter().map(|v| v.to_string()).collect();
+                write!(f, "∞{{{}}}", k.join(", "))
+            }
+        }
+    }
+}
+
+// Periods and the structure the periodicity theorems read.
+
+/// `G(n + period) = G(n) + saltus` for every `n >= preperiod`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Period {
+    pub preperiod: usize,
+    pub period: usize,
+    pub saltus: u64,
+}
+
+/// What a heap game's moves are known to be, for the periodicity theorems.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Structure {
+    /// Nothing is known: periods are apparent, never proved.
+    Unknown,
+    /// Every smaller heap can be reached: `G(n) = n`.
+    Nim,
+    /// A finite subtraction set whose largest element is `largest`.
+    Subtraction { largest: usize },
+    /// An octal or hexadecimal game with these digits (`digits[j]` for taking `j` tokens; bit 8:
+    /// leave three non-empty heaps).
+    Octal { digits: Vec<u8> },
+    /// Every smaller heap can be reached, and a heap may also be split in two in these ways
+    /// (Lasker's Nim): the arithmetic-periodicity test applies.
+    TakeAnyOrSplit { splits: Vec<Split> },
+}
+
+/// A way to split a heap: take `take` tokens, then leave two non-empty heaps, which must differ
+/// when `unequal`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Split {
+    pub take: usize,
+    pub unequal: bool,
+}
+
+// The moves of heap games, as take-and-break rules.
+
+/// A heap game whose moves are octal-style: for each [`Take`], remove `take` tokens and leave no
+/// heap, one heap, two heaps or three heaps; and for each [`TakeRange`], remove any number of tokens in a
+/// range, leaving one heap.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HeapRules {
+    pub takes: Vec<Take>,
+    pub ranges: Vec<TakeRange>,
+}
+
+/// Octal games taking more tokens than this are not described by their digits (the theorem
+/// would need values beyond any table anyway).
+const MOST_OCTAL_DIGITS: u64 = 1 << 16;
+
+/// Runs of consecutive takes longer than this are better described as a [`TakeRange`].
+pub const LONGEST_TAKE_RUN: usize = 32;
+
+/// Remove `take` tokens from a heap of `n`. `none`: when that empties the heap (`n = take`), the
+/// heap is gone; `one`: when `n > take`, one heap `n - take` is left; `two`: when
+/// `n - take >= 2`, it is split into two non-empty heaps, which must differ if `unequal`;
+/// `three`: when `n - take >= 3`, it is split into three non-empty heaps (a hexadecimal digit's
+/// bit 8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Take {
+    pub take: u64,
+    pub none: bool,
+    pub one: bool,
+    pub two: bool,
+    pub three: bool,
+    pub unequal: bool,
+}
+
+impl HeapRules {
+    /// Whether every move takes at least one token or splits (so that no heap is its own option).
+    pub fn is_valid(&self) -> bool {
+        self.takes.iter().all(|t| t.take >= 1 || !(t.none || t.one))
+            && self
+                .ranges
+                .iter()
+                .all(|r| r.lo >= 1 && r.hi.is_none_or(|hi| hi >= r.lo))
+    }
+
+    /// Whether some move takes any number of tokens, up to the whole heap.
+    pub fn takes_any(&self) -> bool {
+        self.ranges.iter().any(|r| r.hi.is_none())
+    }
+
+    /// Whether some move splits a heap in two.
+    pub fn splits(&self) -> bool {
+        self.takes.iter().any(|t| t.two)
+    }
+
+    /// Whether some move splits a heap in three.
+    pub fn splits_in_three(&self) -> bool {
+        self.takes.iter().any(|t| t.three)
+    }
+
+    /// What the periodicity theorems know of these moves: when every smaller heap is an option,
+    /// Nim if no move splits (in three: nothing is known), else a game that takes any amount or splits (the other options are
+    /// smaller heaps too); a subtraction game when every move takes a bounded number of tokens
+    /// and leaves one heap or none (an octal code of digits 0 and 3 too), an octal game when the
+    /// takes are bounded and splits may leave equal heaps; otherwise nothing. Equal moves give the
+    /// same structure however they are listed (one take with both flags, or two takes with one
+    /// flag each).
+    pub fn structure(&self) -> Structure {
+        let every_smaller = TakeRange { lo: 1, hi: None };
+        if self.ranges.contains(&every_smaller) && self.splits_in_three() {
+            return Structure::Unknown;
+        }
+        if self.ranges.contains(&every_smaller) {
+            // One split per take: an equal split includes the unequal one.
+            let mut splits: Vec<Split> = Vec::new();
+            for t in self.takes.iter().filter(|t| t.two) {
+                let take = t.take as usize;
+                match splits.iter_mut().find(|s| s.take == take) {
+                    Some(split) => split.unequal &= t.unequal,
+                    None => splits.push(Split {
+                        take,
+                        unequal: t.unequal,
+                    }),
+                }
+            }
+            splits.sort_by_key(|s| s.take);
+            return if splits.is_empty() {
+                Structure::Nim
+            } else {
+                Structure::TakeAnyOrSplit { splits }
+            };
+        }
+        if self.takes.iter().any(|t| t.unequal) {
+            return Structure::Unknown;
+        }
+        let Some(largest_range) = self.ranges.iter().try_fold(0, |m, r| Some(m.max(r.hi?))) else {
+            return Structure::Unknown;
+        };
+        let mut digits = std::collections::BTreeMap::new();
+        for t in &self.takes {
+            let digit =
+                t.none as u8 | (t.one as u8) << 1 | (t.two as u8) << 2 | (t.three as u8) << 3;
+            if digit != 0 {
+                *digits.entry(t.take).or_insert(0u8) |= digit;
+            }
+        }
+        if digits.is_empty() && self.ranges.is_empty() {
+            return Structure::Unknown;
+        }
+        let largest_take = digits.keys().next_back().copied().unwrap_or(0);
+        let largest = largest_take.max(largest_range);
+        if digits.values().all(|&d| d == 3) {
+            return Structure::Subtraction {
+                largest: largest as usize,
+            };
+        }
+        if largest > MOST_OCTAL_DIGITS {
+            return Structure::Unknown;
+        }
+        let mut code = vec![0u8; largest as usize + 1];
+        for (&take, &digit) in &digits {
+            code[take as usize] |= digit;
+        }
+        for r in &self.ranges {
+            for k in r.lo..=r.hi.unwrap_or(r.lo) {
+                code[k as usize] |= 3;
+            }
+        }
+        Structure::Octal { digits: code }
+    }
+}
+
+/// Take any `k` with `lo <= k <= hi` (`hi = None`: up to the whole heap), leaving one heap
+/// `n - k`, or none when `k = n` (which has the value of heap 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TakeRange {
+    pub lo: u64,
+    pub hi: Option<u64>,
+}
+
+// The moves of two-counter games, along lines.
+
+/// The moves of a two-counter line game. Each is `(direction, from)`: subtract `k` from the
+/// counters whose flag is set, for `from <= k <= ` the least of those counters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineRules {
+    pub lines: Vec<([bool; 2], u64)>,
+}
+
+impl LineRules {
+    pub fn is_valid(&self) -> bool {
+        self.lines
+            .iter()
+            .all(|(d, from)| *from >= 1 && (d[0] || d[1]))
+    }
+}
