@@ -329,7 +329,7 @@ fn dot_to_a_file_writes_the_graph_it_would_print() {
     let written = std::fs::read_to_string(&path).unwrap();
     assert_eq!(written, printed);
     assert_eq!(written.matches(" -> ").count(), 4, "{written}");
-    assert_eq!(written.matches("[label=").count(), 4, "{written}");
+    assert_eq!(written.matches("[label=\"g[").count(), 4, "{written}");
     let gv = folder.path().join("g.gv");
     run(&format!(
         "{game}\ndot g[b] to {:?}",

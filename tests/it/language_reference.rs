@@ -239,12 +239,14 @@ fn with_sessions(text: &str, mut block: impl FnMut(&[Exchange]) -> String) -> St
 /// what it printed instead (read the diff before committing it).
 #[test]
 fn every_session_shown_is_what_grundy_prints() {
-    example_folder();
     let update = std::env::var_os("GRUNDY_UPDATE_SESSIONS").is_some_and(|v| v == "1");
     for document in ["README.md", "docs/TUTORIAL.md"] {
         let path = root().join(document);
         let text = std::fs::read_to_string(&path).unwrap();
-        let mut repl = example_backend();
+        // A fresh folder for each document, as a fresh clone has: no file it writes is there.
+        let folder = tempfile::tempdir().unwrap();
+        let mut repl = Backend::new(Limits::default());
+        repl.set_root(grundy::files::Root::folder(folder.path().to_path_buf()));
         let mut sessions = 0;
         let replayed_text = with_sessions(&text, |shown| {
             sessions += 1;

@@ -7,8 +7,12 @@
 
 use std::path::{Path, PathBuf};
 
+/// A path for a picture in the tests' scratch folder, with no file there yet (so that an
+/// answer never says it replaced one from an earlier run).
 fn scratch(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_file(&path);
+    path
 }
 
 fn run(source: &str) -> String {
@@ -540,7 +544,7 @@ fn the_colour_map_rises_in_lightness() {
         );
     }
     // viridis is matplotlib's: its first, middle and last colours from the published table.
-    let path = scratch("lightness_viridis.png");
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("lightness_viridis.png");
     let png = Pixels::read(&path);
     let (left, top, right, bottom) = png.cells();
     let cell = (right + 1 - left) as f64 / 256.0;

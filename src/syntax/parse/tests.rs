@@ -572,4 +572,4 @@ fn rule_games() {
     assert!(rules_of(&game("game g on n {\n\n}")).is_empty());
 }
 
-mod statements;
+mod statement_trees;
