@@ -133,6 +133,7 @@ fn repeat<'a>(eval: &mut Eval<'_, 'a>, x: &'a Expr, k: &'a Expr) -> Result<Value
             span: k.span,
         });
     }
+    super::expr::fits(&*eval.host, copies as usize, k.span)?;
     Ok(Value::list(vec![value; copies as usize]))
 }
 
@@ -183,17 +184,13 @@ fn read<'a>(eval: &mut Eval<'_, 'a>, arg: &'a Expr) -> Result<Value, Error> {
         }
     };
     let max_elements = eval.host.max_elements();
-    let max_memory = eval
-        .host
-        .engine()
-        .map_or(Limits::default().max_memory, |e| e.limits.max_memory);
     let host = &*eval.host;
-    let limits = ReadLimits {
+    let mut limits = ReadLimits {
         max_elements,
-        max_memory,
+        charge: host.charge().unwrap_or_else(|| Limits::default().charge()),
         interrupted: &|| host.interrupted(),
     };
-    let numbers = read::integers(&path, arg.span, &limits)?;
+    let numbers = read::integers(&path, arg.span, &mut limits)?;
     Ok(Value::list(numbers))
 }
 

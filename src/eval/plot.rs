@@ -13,8 +13,9 @@ use std::sync::Once;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::answer::Layout;
 use super::expr::Eval;
-use super::results::{Entry, Results};
+use super::results::{Axis, Entry, Results};
 use super::value::Shape;
 use super::Interpreter;
 use crate::error::Error;
@@ -69,12 +70,14 @@ pub(super) fn draw(
         Plot::Sequence { game, range } => sequence(interp, game, range)?,
         Plot::Table { game, rows, cols } => table(interp, game, rows, cols)?,
         Plot::SequenceOf { value, axis } => {
-            let results = interp.sequence_of(value, axis, source)?;
-            Picture::of(results, value.span)?
+            let mut answer = interp.kept_answer(value.span);
+            interp.sequence_of(value, axis, source, &mut answer)?;
+            Picture::of(answer.into_results(), value.span)?
         }
         Plot::TableOf { value, rows, cols } => {
-            let results = interp.table_of(value, rows, cols, false, source)?;
-            Picture::of(results, value.span)?
+            let mut answer = interp.kept_answer(value.span);
+            interp.table_of(value, rows, cols, false, source, &mut answer)?;
+            Picture::of(answer.into_results(), value.span)?
         }
     };
     let size = size.unwrap_or_else(|| picture.default_size());
@@ -218,13 +221,24 @@ fn table(
 ) -> Result<Picture, Error> {
     let game_value = interp.tuple_game(game, "plot table")?;
     debug_assert_eq!(game_value.shape, Shape::Tuple(2));
-    let grid = interp.grid(&game_value, rows, cols, false, "plot")?;
+    let (r0, r1) = interp.finite_range(rows)?;
+    let (c0, c1) = interp.finite_range(cols)?;
+    let mut answer = interp.kept_answer(rows.span.to(cols.span));
+    let axis = |name: &str, start, last| Axis {
+        name: name.into(),
+        start,
+        last,
+    };
+    let layout = Layout::table(String::new(), axis("a", r0, r1), axis("b", c0, c1), false);
+    answer.begin(layout)?;
+    interp.grid(&game_value, rows, cols, false, "plot", &mut answer)?;
+    let Results::Table { grid, .. } = answer.into_results() else {
+        unreachable!("a table's answer is a table")
+    };
     let grid = grid
         .into_iter()
         .map(|line| line.into_iter().map(|v| shown_entry(&v)).collect())
         .collect();
-    let (r0, r1) = interp.finite_range(rows)?;
-    let (c0, c1) = interp.finite_range(cols)?;
     Ok(Picture::Table {
         title: format!(
             "{}: Grundy values, a = {r0}..={r1}, b = {c0}..={c1}",

@@ -205,8 +205,12 @@ impl fmt::Display for RuleError {
 #[derive(Clone, Debug)]
 pub struct Limits {
     pub max_states: usize,
-    /// The most bytes the memo tables of one game may take, as estimated while they grow.
+    /// The most bytes the session may hold: a search's memo tables, as estimated while they
+    /// grow, and everything charged to `ledger`.
     pub max_memory: usize,
+    /// What the session holds outside its searches (globals, lists and answers being built,
+    /// files read, pictures), shared by every clone of these limits.
+    pub ledger: budget::Ledger,
     pub interrupt: Arc<AtomicBool>,
     /// How far the computation running now has got, for the progress line.
     pub progress: progress::Progress,
@@ -225,6 +229,7 @@ impl Default for Limits {
         Limits {
             max_states: 20_000_000,
             max_memory: 4 << 30,
+            ledger: budget::Ledger::default(),
             interrupt: Arc::new(AtomicBool::new(false)),
             progress: progress::Progress::default(),
             threads: 0,
@@ -235,6 +240,17 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// A charge on the ledger under the memory limit: how anything held outside a search is
+    /// counted.
+    pub fn charge(&self) -> budget::Charge {
+        self.ledger.charge(self.max_memory)
+    }
+
+    /// The bytes a search may take now: the limit, less what the ledger holds.
+    pub fn room(&self) -> usize {
+        self.max_memory.saturating_sub(self.ledger.held())
+    }
+
     pub fn check_interrupt(&self) -> Result<(), SolveError> {
         if self.interrupt.load(Ordering::Relaxed) {
             Err(SolveError::Interrupted)

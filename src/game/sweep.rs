@@ -134,7 +134,7 @@ impl SweepLink {
             + self
                 .fresh_values()
                 .map_or(0, |f| f.bytes.load(Ordering::Relaxed));
-        if bytes + more > limits.max_memory {
+        if bytes + more > limits.room() {
             return Err(SolveError::MemoryLimit(limits.max_memory));
         }
         Ok(())

@@ -17,7 +17,7 @@ pub(super) enum Table {
 }
 
 fn within(bytes: usize, limits: &Limits) -> Result<(), SolveError> {
-    if bytes > limits.max_memory {
+    if bytes > limits.room() {
         return Err(SolveError::MemoryLimit(limits.max_memory));
     }
     Ok(())
