@@ -39,6 +39,8 @@ pub fn integers(path: &str, span: Span, limits: &mut ReadLimits<'_>) -> Result<V
     let mut token = String::new();
     // A `-` that ended the last block: it starts a negative number if a digit follows.
     let mut minus = false;
+    // The text read counts as held, so that a file without end stops at the limit.
+    let mut read_bytes = 0usize;
     loop {
         let n = match file.read(&mut block) {
             Ok(0) => break,
@@ -49,7 +51,8 @@ pub fn integers(path: &str, span: Span, limits: &mut ReadLimits<'_>) -> Result<V
         if (limits.interrupted)() {
             return Err(Error::Interrupted);
         }
-        let held = budget::vector(&numbers, 0) + budget::boxed(BLOCK);
+        read_bytes += n;
+        let held = read_bytes + budget::vector(&numbers, 0) + budget::boxed(BLOCK);
         limits
             .charge
             .set(held)

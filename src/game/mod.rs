@@ -239,7 +239,16 @@ impl Default for Limits {
     }
 }
 
+/// The most sweep threads a core may have: more only take turns on the cores, each with an
+/// engine of its own to feed.
+pub const MOST_THREADS_A_CORE: usize = 4;
+
 impl Limits {
+    /// The most threads sweeps may be given on this machine (`--threads`).
+    pub fn most_threads() -> usize {
+        std::thread::available_parallelism().map_or(1, std::num::NonZero::get) * MOST_THREADS_A_CORE
+    }
+
     /// A charge on the ledger under the memory limit: how anything held outside a search is
     /// counted.
     pub fn charge(&self) -> budget::Charge {

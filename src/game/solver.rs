@@ -394,7 +394,7 @@ impl Solver {
                 let key = pack(state);
                 if !own.contains(state, key) {
                     let entry = state.len() * 8 + SPARSE_ENTRY_BYTES;
-                    link.check_bytes(held + entry, limits)?;
+                    link.check_own(held + entry, own.bytes_with(state, key), limits)?;
                 }
                 own.insert(state, key, value);
                 if value < ACTIVE {

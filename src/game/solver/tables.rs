@@ -128,6 +128,14 @@ impl HashedTable {
             + self.key_bytes
     }
 
+    /// The bytes of the table once it holds `state` too (not held yet).
+    pub fn bytes_with(&self, state: &[i64], key: Option<u128>) -> usize {
+        match key {
+            Some(_) => self.bytes(Some(Table::Packed)),
+            None => self.bytes(Some(Table::Sparse)) + budget::boxed(state.len() * 8),
+        }
+    }
+
     pub fn contains(&self, state: &[i64], key: Option<u128>) -> bool {
         match key {
             Some(key) => self.packed.contains_key(&key),
