@@ -88,3 +88,138 @@ fn a_huge_heap_of_sparse_reach_answers_in_little_memory() {
     assert_eq!(answered.stdout.trim(), "0");
     assert!(answered.peak_kib < run("print 1").peak_kib + SLACK_KIB);
 }
+
+/// Runs `source` with `args` on top of the memory limit and checks that it stops with the
+/// memory limit's diagnostic within the bound.
+fn stops_within_the_limit_with(args: &[&str], source: &str) {
+    let limit = ["--max-memory", &LIMIT_MIB.to_string()];
+    let with: Vec<&str> = limit.iter().copied().chain(args.iter().copied()).collect();
+    let baseline = run("print 1");
+    let runaway = measured::run_measured(&with, source);
+    assert_eq!(runaway.code, Some(1), "{source}: {}", runaway.stderr);
+    assert!(
+        runaway.stderr.contains("grundy::memory_limit") && runaway.stderr.contains("--max-memory"),
+        "{source}: {}",
+        runaway.stderr
+    );
+    let bound = baseline.peak_kib + (LIMIT_MIB << 10) + SLACK_KIB;
+    assert!(
+        runaway.peak_kib <= bound,
+        "{source}: peak {} KiB, more than {bound} KiB",
+        runaway.peak_kib
+    );
+}
+
+#[test]
+fn a_list_of_small_lists_stops_at_the_memory_limit() {
+    // 20 million lists of four: some 3.5 GB when nothing counted them.
+    stops_within_the_limit(
+        "let x = [[a, b, a, b] for a in 0..4000, b in 0..4999]",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn a_list_of_long_lists_stops_at_the_memory_limit() {
+    stops_within_the_limit(
+        "let x = [[n for n in 0..10^6] for m in 0..1000]",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn lists_held_by_globals_count_together() {
+    // Each list of 10^6 fits alone; together they pass the limit.
+    let lists: Vec<String> = (0..6)
+        .map(|i| format!("let x{i} = [n for n in 0..10^6]"))
+        .collect();
+    stops_within_the_limit(&lists.join("\n"), "grundy::memory_limit");
+}
+
+#[test]
+fn a_sequence_too_long_to_hold_stops_at_the_memory_limit() {
+    stops_within_the_limit("sequence nim 0..=10^7", "grundy::memory_limit");
+}
+
+#[test]
+fn a_table_too_large_to_hold_stops_at_the_memory_limit() {
+    stops_within_the_limit("table wythoff 0..4000, 0..4000", "grundy::memory_limit");
+}
+
+#[test]
+fn a_parallel_ppos_stops_at_the_memory_limit() {
+    stops_within_the_limit_with(&["--threads", "2"], "ppos wythoff 0..4000, 0..4000");
+}
+
+#[test]
+fn a_parallel_check_stops_at_the_memory_limit() {
+    stops_within_the_limit_with(
+        &["--threads", "2"],
+        "check grundy(wythoff[a, b]) >= 0 for a in 0..4000, b in 0..4000",
+    );
+}
+
+#[test]
+fn several_reads_count_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("heaps.txt");
+    let numbers: Vec<String> = (0..1_000_000)
+        .map(|n: u32| (n % 1000).to_string())
+        .collect();
+    std::fs::write(&file, numbers.join("\n")).unwrap();
+    let path = file.display().to_string();
+    // One list of 10^6 integers fits in the limit; six do not.
+    let reads: Vec<String> = (0..6)
+        .map(|i| format!("let h{i} = read({path:?})"))
+        .collect();
+    stops_within_the_limit(&reads.join("\n"), "grundy::memory_limit");
+}
+
+#[test]
+fn a_large_picture_stops_at_the_memory_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("w.png").display().to_string();
+    stops_within_the_limit(
+        &format!("plot table wythoff 0..100, 0..100 to {file:?} size 8192 x 8192"),
+        "grundy::memory_limit",
+    );
+    assert!(!std::path::Path::new(&file).exists());
+}
+
+#[test]
+fn a_sequence_written_to_a_file_is_streamed_and_said_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("nim.csv").display().to_string();
+    // Five million values held would take some 120 MB; written as found, almost nothing.
+    let baseline = run("print 1");
+    let written = run(&format!("sequence nim 0..=4999999 to {file:?}"));
+    assert_eq!(written.code, Some(0), "{}", written.stderr);
+    assert_eq!(
+        written.stdout,
+        format!("wrote 5000000 values of nim (n = 0..=4999999) to {file}\n")
+    );
+    assert!(
+        written.peak_kib < baseline.peak_kib + SLACK_KIB,
+        "peak {} KiB",
+        written.peak_kib
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("n,value"));
+    // Nim's heap n has value n.
+    assert!(lines
+        .enumerate()
+        .all(|(i, line)| line == format!("{i},{i}")));
+}
+
+#[test]
+fn threads_past_four_a_core_are_refused() {
+    let refused = run_with_threads("100000");
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    assert!(refused.stderr.contains("a core"), "{}", refused.stderr);
+    assert_eq!(run_with_threads("2").code, Some(0));
+}
+
+fn run_with_threads(threads: &str) -> measured::Run {
+    measured::run_measured(&["--threads", threads], "print 1")
+}

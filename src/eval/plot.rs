@@ -81,6 +81,20 @@ pub(super) fn draw(
         }
     };
     let size = size.unwrap_or_else(|| picture.default_size());
+    // A PNG is drawn on a bitmap of three bytes a pixel, held until it is written.
+    // The values drawn are held too.
+    let mut canvas = interp.limits().charge();
+    let values = match &picture {
+        Picture::Sequence { values, .. } => values.len(),
+        Picture::Table { grid, .. } => grid.iter().map(Vec::len).sum(),
+    };
+    let mut held = crate::game::budget::boxed(values * size_of::<Option<u64>>());
+    if !file.ends_with(".svg") {
+        held += crate::game::budget::boxed(size.0 as usize * size.1 as usize * 3);
+    }
+    canvas
+        .grow(held)
+        .map_err(|over| super::expr::over_memory(over, file_span))?;
     register_font();
     let result = if file.ends_with(".svg") {
         let mut svg = String::new();
