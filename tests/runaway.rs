@@ -143,19 +143,29 @@ fn a_sequence_too_long_to_hold_stops_at_the_memory_limit() {
 
 #[test]
 fn a_table_too_large_to_hold_stops_at_the_memory_limit() {
-    stops_within_the_limit("table wythoff 0..4000, 0..4000", "grundy::memory_limit");
+    // 9 million cells of 24 bytes.
+    stops_within_the_limit(
+        "table a * b for a in 0..3000, b in 0..3000",
+        "grundy::memory_limit",
+    );
 }
 
 #[test]
-fn a_parallel_ppos_stops_at_the_memory_limit() {
-    stops_within_the_limit_with(&["--threads", "2"], "ppos wythoff 0..4000, 0..4000");
-}
-
-#[test]
-fn a_parallel_check_stops_at_the_memory_limit() {
-    stops_within_the_limit_with(
-        &["--threads", "2"],
-        "check grundy(wythoff[a, b]) >= 0 for a in 0..4000, b in 0..4000",
+fn a_parallel_check_keeps_its_workers_within_the_limit() {
+    // Each case builds a list of some 32 MB (48 MB as it last grows): one fits in the limit, two at once do not, so the
+    // workers that meet the limit leave their cases to the main thread, which runs them alone.
+    let source = "check len([n for n in 0..10^6]) == 10^6 for a in 0..30";
+    let baseline = run("print 1");
+    let swept = measured::run_measured(
+        &["--max-memory", &LIMIT_MIB.to_string(), "--threads", "2"],
+        source,
+    );
+    assert_eq!(swept.code, Some(0), "{}", swept.stderr);
+    let bound = baseline.peak_kib + (LIMIT_MIB << 10) + SLACK_KIB;
+    assert!(
+        swept.peak_kib <= bound,
+        "peak {} KiB, more than {bound} KiB",
+        swept.peak_kib
     );
 }
 
