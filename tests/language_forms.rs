@@ -212,7 +212,7 @@ proptest! {
                 expected.extend([a, b, cell(a, b)]);
             }
         }
-        prop_assert_eq!(integers(&table), expected);
+        prop_assert_eq!(integers(&table), expected.clone());
 
         // JSON: one record a cell, as the CSV's rows.
         let json = read("t.json");
@@ -234,7 +234,7 @@ proptest! {
             &format!("ppos {value} for a in 0..{rows}, b in 0..{cols}"),
         )
         .unwrap();
-        prop_assert_eq!(text, shown);
+        prop_assert_eq!(&text, &shown);
         let zeros: Vec<i64> = (0..rows)
             .flat_map(|a| (0..cols).map(move |b| (a, b)))
             .filter(|&(a, b)| cell(a, b) == 0)

@@ -89,27 +89,6 @@ fn a_huge_heap_of_sparse_reach_answers_in_little_memory() {
     assert!(answered.peak_kib < run("print 1").peak_kib + SLACK_KIB);
 }
 
-/// Runs `source` with `args` on top of the memory limit and checks that it stops with the
-/// memory limit's diagnostic within the bound.
-fn stops_within_the_limit_with(args: &[&str], source: &str) {
-    let limit = ["--max-memory", &LIMIT_MIB.to_string()];
-    let with: Vec<&str> = limit.iter().copied().chain(args.iter().copied()).collect();
-    let baseline = run("print 1");
-    let runaway = measured::run_measured(&with, source);
-    assert_eq!(runaway.code, Some(1), "{source}: {}", runaway.stderr);
-    assert!(
-        runaway.stderr.contains("grundy::memory_limit") && runaway.stderr.contains("--max-memory"),
-        "{source}: {}",
-        runaway.stderr
-    );
-    let bound = baseline.peak_kib + (LIMIT_MIB << 10) + SLACK_KIB;
-    assert!(
-        runaway.peak_kib <= bound,
-        "{source}: peak {} KiB, more than {bound} KiB",
-        runaway.peak_kib
-    );
-}
-
 #[test]
 fn a_list_of_small_lists_stops_at_the_memory_limit() {
     // 20 million lists of four: some 3.5 GB when nothing counted them.

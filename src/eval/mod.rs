@@ -692,7 +692,6 @@ impl Interpreter {
             last,
         };
         answer.begin(Layout::sequence(format!("{convention}{display}"), axis))?;
-        let mut done = 0;
         let total = (last as i128 - start as i128 + 1).max(0) as u64;
         let progress = self
             .engine
@@ -700,9 +699,8 @@ impl Interpreter {
             .progress
             .start("sequence", "heaps", total);
         let mut primed = misere;
-        for n in start..=last.max(start - 1) {
-            progress.iter().for_each(|p| p.set_done(done));
-            done += 1;
+        for (done, n) in (start..=last.max(start - 1)).enumerate() {
+            progress.iter().for_each(|p| p.set_done(done as u64));
             if !primed && n < last && self.engine.is_loopy(id) {
                 // The last heap first: labelling a loopy game from it labels every heap below
                 // that it reaches, at once. Its error, if any, comes again at its heap.
