@@ -201,11 +201,17 @@ impl Value {
                     SHARED_VEC + budget::boxed(items.capacity() * size_of::<Value>())
                 }
                 Value::List(_) => 0,
+                // A move's position shares the components of the one it was played from.
                 Value::Position(p) if first(Arc::as_ptr(p) as usize) => p
                     .position
-                    .parts()
-                    .map(|part| {
-                        size_of::<crate::game::Part>() + budget::boxed(part.state.len() * 8)
+                    .blocks()
+                    .filter(|&(address, _)| first(address))
+                    .map(|(_, parts)| {
+                        let states: usize = parts
+                            .iter()
+                            .map(|part| budget::boxed(part.state.len() * 8))
+                            .sum();
+                        SHARED_VEC + budget::boxed(size_of_val(parts)) + states
                     })
                     .sum::<usize>()
                     .saturating_add(budget::boxed(size_of::<PositionValue>())),
