@@ -309,16 +309,17 @@ pub enum Error {
         span: Span,
     },
 
-    /// Memo tables over the memory limit: `grundy staircase[9, 9, 9, 9, 9, 9, 9]` with
-    /// `--max-memory 1`.
-    #[error("the search went over the memory limit of {megabytes} MiB (estimated)")]
+    /// What the session holds over the memory limit: a search's memo tables (`grundy
+    /// staircase[9, 9, 9, 9, 9, 9, 9]` with `--max-memory 1`), with the values of globals, a list
+    /// or an answer being built, a file read, a picture.
+    #[error("this went over the memory limit of {megabytes} MiB (estimated)")]
     #[diagnostic(
         code(grundy::memory_limit),
         help("raise the limit with `--max-memory MIB` on the command line, or `:limit memory MIB` at the prompt")
     )]
     MemoryLimit {
         megabytes: usize,
-        #[label("while solving this")]
+        #[label("while computing this")]
         span: Span,
     },
 

@@ -44,8 +44,8 @@ struct Cli {
     max_memory: usize,
 
     /// Threads for large `check`, `table` and `ppos` sweeps: 0 for every core (or
-    /// `RAYON_NUM_THREADS`), 1 to run everything on one thread.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// `RAYON_NUM_THREADS`), 1 to run everything on one thread; at most 4 a core.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = threads_in_reach)]
     threads: usize,
 
     /// A folder (created if missing) where heap sequences are kept as they grow, every few
@@ -190,6 +190,20 @@ fn folder(path: &std::path::Path) -> Result<std::path::PathBuf, Error> {
         true => Ok(resolved),
         false => Err(cannot("it is not a folder".into())),
     }
+}
+
+/// `--threads N`, refused past [`Limits::most_threads`]: more threads than that only take turns
+/// on the cores, each with an engine to feed, and make a sweep slower.
+fn threads_in_reach(text: &str) -> Result<usize, String> {
+    let n: usize = text.parse().map_err(|e| format!("{e}"))?;
+    let most = Limits::most_threads();
+    if n > most {
+        return Err(format!(
+            "at most {most} on this machine ({} a core): more only take turns on the cores",
+            grundy::game::MOST_THREADS_A_CORE
+        ));
+    }
+    Ok(n)
 }
 
 fn colour() -> bool {

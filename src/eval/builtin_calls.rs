@@ -134,6 +134,7 @@ fn repeat<'a>(eval: &mut Eval<'_, 'a>, x: &'a Expr, k: &'a Expr) -> Result<Value
             span: k.span,
         });
     }
+    super::expr::fits(&*eval.host, copies as usize, k.span)?;
     Ok(Value::list(vec![value; copies as usize]))
 }
 
@@ -184,18 +185,18 @@ fn read<'a>(eval: &mut Eval<'_, 'a>, arg: &'a Expr) -> Result<Value, Error> {
         }
     };
     let max_elements = eval.host.max_elements();
-    let (max_memory, root) = eval.host.engine().map_or_else(
-        || (Limits::default().max_memory, Limits::default().root),
-        |e| (e.limits.max_memory, e.limits.root.clone()),
-    );
+    let root = eval
+        .host
+        .engine()
+        .map_or_else(|| Limits::default().root, |e| e.limits.root.clone());
     let host = &*eval.host;
-    let limits = ReadLimits {
+    let mut limits = ReadLimits {
         max_elements,
-        max_memory,
+        charge: host.charge().unwrap_or_else(|| Limits::default().charge()),
         interrupted: &|| host.interrupted(),
         root: &root,
     };
-    let numbers = read::integers(&path, arg.span, &limits)?;
+    let numbers = read::integers(&path, arg.span, &mut limits)?;
     Ok(Value::list(numbers))
 }
 

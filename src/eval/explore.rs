@@ -4,9 +4,9 @@ use std::fmt::Write as _;
 
 use rustc_hash::FxHashMap;
 
+use super::answer_files;
 use super::expr::{solve_error, Eval};
 use super::misere_statements::heap;
-use super::results::write_file;
 use super::value::{GameValue, PositionValue};
 use super::Interpreter;
 use crate::error::Error;
@@ -175,14 +175,16 @@ impl Interpreter {
             ));
         }
         let (text, positions) = self.graph_of(target)?;
-        let wrote = write_file(
-            &self.engine.limits.root,
-            &output.path,
-            &format!("{text}\n"),
-            output.span,
-        )?;
+        let mut file = answer_files::create(&self.engine.limits.root, &output.path, output.span)?;
+        file.write(format!("{text}\n").as_bytes())?;
+        let replacing = match file.replaced {
+            true => ", replacing the file that was there",
+            false => "",
+        };
+        file.close()?;
         Ok(format!(
-            "{wrote} ({})",
+            "wrote {} ({}{replacing})",
+            output.path,
             super::expr::plural(positions, "position")
         ))
     }

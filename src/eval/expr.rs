@@ -6,6 +6,7 @@ use super::builtin_calls;
 use super::function::{FunctionHost, MAX_CALL_DEPTH, MAX_CALL_LEVELS, RED_ZONE, STACK_SEGMENT};
 use super::value::{Family, FunctionValue, GameValue, PositionValue, Shape, Value};
 use crate::error::Error;
+use crate::game::budget::{self, Charge, OverLimit};
 use crate::game::{Engine, Part, Position, SolveError};
 use crate::span::Span;
 use crate::syntax::ast::{BinaryOp, Binder, BinderKind, Expr, ExprKind, UnaryOp};
@@ -25,6 +26,9 @@ pub trait Host {
     fn interrupted(&self) -> bool;
     /// The most elements a list built from a range or box may have.
     fn max_elements(&self) -> usize;
+    /// A charge on the session's memory ledger, under its limit, for what is built here (none
+    /// inside a game's rules, whose lists are as short-lived as the options they make).
+    fn charge(&self) -> Option<Charge>;
     /// The whole interpreter, when this is it (for statements that run sweeps).
     fn interpreter(&mut self) -> Option<&mut super::Interpreter> {
         None
@@ -45,6 +49,76 @@ pub struct Eval<'h, 'a> {
 pub enum Flow {
     Continue,
     Stop,
+}
+
+/// The memory limit's diagnostic, for a charge the limit refused.
+pub fn over_memory(over: OverLimit, span: Span) -> Error {
+    Error::MemoryLimit {
+        megabytes: over.0 >> 20,
+        span,
+    }
+}
+
+/// A list as it is built: its elements and what they hold, charged as they grow.
+pub struct Building {
+    pub items: Vec<Value>,
+    held: usize,
+    charge: Option<Charge>,
+    span: Span,
+}
+
+impl Building {
+    pub fn new(charge: Option<Charge>, span: Span) -> Building {
+        Building {
+            items: Vec::new(),
+            held: 0,
+            charge,
+            span,
+        }
+    }
+
+    /// Adds one element, charging its bytes, and the vector's when it grows (old and new
+    /// buffers both, as while it moves).
+    pub fn push(&mut self, item: Value) -> Result<(), Error> {
+        let bytes = item.bytes();
+        if let Some(charge) = &mut self.charge {
+            if bytes > 0 || self.items.len() == self.items.capacity() {
+                self.held += bytes;
+                charge
+                    .set(budget::vector(&self.items, 1) + self.held)
+                    .map_err(|over| over_memory(over, self.span))?;
+            }
+        }
+        self.items.push(item);
+        Ok(())
+    }
+
+    /// The list built; its charge ends here, and whoever keeps it charges it again.
+    pub fn finish(self) -> Value {
+        Value::list(self.items)
+    }
+}
+
+/// Whether a list of `len` more elements fits in what is left under the memory limit.
+pub fn fits(host: &dyn Host, len: usize, span: Span) -> Result<(), Error> {
+    match host.charge() {
+        Some(charge) => charge
+            .fits(budget::boxed(len.saturating_mul(size_of::<Value>())))
+            .map_err(|over| over_memory(over, span)),
+        None => Ok(()),
+    }
+}
+
+/// A charge of what `value` holds, while it is kept aside (none for a value that holds nothing).
+pub fn hold(host: &dyn Host, value: &Value, span: Span) -> Result<Option<Charge>, Error> {
+    let bytes = value.bytes();
+    match host.charge() {
+        Some(mut charge) if bytes > 0 => {
+            charge.grow(bytes).map_err(|over| over_memory(over, span))?;
+            Ok(Some(charge))
+        }
+        _ => Ok(None),
+    }
 }
 
 pub fn solve_error(error: SolveError, span: Span) -> Error {
@@ -277,9 +351,9 @@ impl<'h, 'a> Eval<'h, 'a> {
             ExprKind::Index { target, args } => self.index(target, args, span),
             ExprKind::Comprehension { body, binders } => {
                 let limit = self.host.max_elements();
-                let mut items = Vec::new();
+                let mut list = Building::new(self.host.charge(), span);
                 self.for_each(binders, &mut |eval| {
-                    if items.len() >= limit {
+                    if list.items.len() >= limit {
                         return Err(Error::TooLarge {
                             what: "this list".into(),
                             size: format!("more than {limit}"),
@@ -287,10 +361,10 @@ impl<'h, 'a> Eval<'h, 'a> {
                             span,
                         });
                     }
-                    items.push(eval.eval(body)?);
+                    list.push(eval.eval(body)?)?;
                     Ok(Flow::Continue)
                 })?;
-                Ok(Value::list(items))
+                Ok(list.finish())
             }
         }
     }
@@ -327,6 +401,8 @@ impl<'h, 'a> Eval<'h, 'a> {
             _ => {}
         }
         let a = self.eval(left)?;
+        // The left side is held while the right one is computed.
+        let _left_held = hold(&*self.host, &a, left.span)?;
         let b = self.eval(right)?;
         if let (BinaryOp::Concat, Value::List(xs), Value::List(ys)) = (op, &a, &b) {
             let limit = self.host.max_elements();
@@ -338,6 +414,10 @@ impl<'h, 'a> Eval<'h, 'a> {
                     span,
                 });
             }
+        }
+        if let (Value::List(xs), Value::List(ys)) = (&a, &b) {
+            let _right_held = hold(&*self.host, &b, right.span)?;
+            fits(&*self.host, xs.len() + ys.len(), span)?;
         }
         combine(op, &a, &b, span, left.span, right.span)
     }
@@ -537,6 +617,7 @@ impl<'h, 'a> Eval<'h, 'a> {
                         let slice = if last < start {
                             Vec::new()
                         } else {
+                            fits(&*self.host, (last - start + 1) as usize, span)?;
                             items[start as usize..=last as usize].to_vec()
                         };
                         Ok(Value::list(slice))

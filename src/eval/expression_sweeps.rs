@@ -4,10 +4,11 @@
 
 use std::fmt::Write as _;
 
+use super::answer::{Answer, Layout};
 use super::expr::{solve_error, Eval};
 use super::results::{self, Entry, Results};
 use super::value::Value;
-use super::{tabulated, Interpreter};
+use super::Interpreter;
 use crate::error::Error;
 use crate::game::period;
 use crate::syntax::ast::{Axis, Expr};
@@ -18,30 +19,20 @@ impl Interpreter {
         value: &Expr,
         axis: &Axis,
         source: &str,
-    ) -> Result<Results, Error> {
-        let (axis, values) = self.values_along(value, axis)?;
-        Ok(Results::Sequence {
-            label: label(source, value),
-            axis,
-            values: values.into_iter().map(Entry::Int).collect(),
-        })
-    }
-
-    /// The values of `value` for each index of `axis`, with the axis's bounds.
-    fn values_along(
-        &mut self,
-        value: &Expr,
-        axis: &Axis,
-    ) -> Result<(results::Axis, Vec<i64>), Error> {
+        answer: &mut Answer,
+    ) -> Result<(), Error> {
         let (start, last) = self.finite_range(&axis.range)?;
         let size = last as i128 - start as i128 + 1;
         self.bound_size(size, "this sequence", axis.range.span)?;
-        let mut values = Vec::new();
+        answer.begin(Layout::sequence(
+            label(source, value),
+            bounds(axis, start, last),
+        ))?;
         let mut eval = Eval::new(self);
         for n in start..=last {
-            values.push(value_at(&mut eval, value, &[(axis, n)])?);
+            answer.push(Entry::Int(value_at(&mut eval, value, &[(axis, n)])?))?;
         }
-        Ok((bounds(axis, start, last), values))
+        Ok(())
     }
 
     /// `period EXPR for n in RANGE`: the least period the values show (the least preperiod for
@@ -53,8 +44,23 @@ impl Interpreter {
         axis: &Axis,
         source: &str,
     ) -> Result<String, Error> {
-        let (shown, values) = self.values_along(value, axis)?;
-        let label = label(source, value);
+        let mut answer = self.kept_answer(axis.range.span);
+        self.sequence_of(value, axis, source, &mut answer)?;
+        let Results::Sequence {
+            label,
+            axis: shown,
+            values,
+        } = answer.into_results()
+        else {
+            unreachable!("a sequence's answer is a sequence")
+        };
+        let values: Vec<i64> = values
+            .iter()
+            .map(|v| match v {
+                Entry::Int(v) => *v,
+                Entry::Infinite(_) => unreachable!("an expression's values are integers"),
+            })
+            .collect();
         let lowest = values.iter().copied().min().unwrap_or(0);
         // The steps of the values, not the values, are what a period is: shifted to start at 0.
         let lifted: Vec<u64> = values.iter().map(|&v| v.abs_diff(lowest)).collect();
@@ -85,28 +91,28 @@ impl Interpreter {
         cols: &Axis,
         ppos: bool,
         source: &str,
-    ) -> Result<Results, Error> {
+        answer: &mut Answer,
+    ) -> Result<(), Error> {
         let (r0, r1) = self.finite_range(&rows.range)?;
         let (c0, c1) = self.finite_range(&cols.range)?;
         let span = rows.range.span.to(cols.range.span);
         let count = |first: i64, last: i64| (last as i128 - first as i128 + 1).max(0);
         self.bound_size(count(r0, r1) * count(c0, c1), "this table", span)?;
         self.bound_size(count(r0, r1), "this table", span)?;
-        let mut grid = Vec::new();
+        answer.begin(Layout::table(
+            label(source, value),
+            bounds(rows, r0, r1),
+            bounds(cols, c0, c1),
+            ppos,
+        ))?;
         let mut eval = Eval::new(self);
         for a in r0..=r1 {
-            let mut line = Vec::new();
             for b in c0..=c1 {
-                line.push(Entry::Int(value_at(
-                    &mut eval,
-                    value,
-                    &[(rows, a), (cols, b)],
-                )?));
+                let v = value_at(&mut eval, value, &[(rows, a), (cols, b)])?;
+                answer.push(Entry::Int(v))?;
             }
-            grid.push(line);
         }
-        let (rows, cols) = (bounds(rows, r0, r1), bounds(cols, c0, c1));
-        Ok(tabulated(label(source, value), rows, cols, grid, ppos))
+        Ok(())
     }
 }
 

@@ -76,6 +76,10 @@ impl Host for FunctionHost<'_> {
         self.caller.max_elements()
     }
 
+    fn charge(&self) -> Option<crate::game::budget::Charge> {
+        self.caller.charge()
+    }
+
     fn interpreter(&mut self) -> Option<&mut Interpreter> {
         self.caller.interpreter()
     }

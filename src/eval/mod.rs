@@ -1,5 +1,7 @@
 //! Running checked programs: declarations, positions, queries and their answers.
 
+mod answer;
+mod answer_files;
 pub mod builtin_calls;
 mod check_statement;
 mod explore;
@@ -24,13 +26,14 @@ use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use rustc_hash::FxHashMap;
 
+use self::answer::{Answer, Layout, Target};
 use self::expr::{solve_error, Eval, Flow, Host};
-use self::results::{Entry, Results};
+use self::results::Entry;
 use self::rules::RuleGame;
 use self::types::{GlobalTypes, Ty};
 use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
 use crate::error::{Error, Origin};
-use crate::files::Root;
+use crate::game::budget::Charge;
 use crate::game::graph::Graph;
 use crate::game::octal::{Base, Octal};
 use crate::game::subtraction::Subtraction;
@@ -88,6 +91,8 @@ pub struct Interpreter {
     decls: Vec<Declared>,
     instances: FxHashMap<(usize, Vec<Value>), Arc<GameValue>>,
     engine: Engine,
+    /// What each global's value holds, charged to the memory ledger while it is defined.
+    held: FxHashMap<String, Charge>,
     /// The threads of parallel sweeps, when `limits.threads` asks for a pool of its own.
     pool: Option<Arc<rayon::ThreadPool>>,
 }
@@ -118,6 +123,10 @@ impl Host for Interpreter {
         self.engine.limits.max_states
     }
 
+    fn charge(&self) -> Option<Charge> {
+        Some(self.engine.limits.charge())
+    }
+
     fn interpreter(&mut self) -> Option<&mut Interpreter> {
         Some(self)
     }
@@ -131,6 +140,7 @@ impl Interpreter {
             decls: Vec::new(),
             instances: FxHashMap::default(),
             engine: Engine::new(limits),
+            held: FxHashMap::default(),
             pool: None,
         }
     }
@@ -155,6 +165,14 @@ impl Interpreter {
         self.types = checkpoint.types;
         self.decls.truncate(checkpoint.decls);
         self.instances = checkpoint.instances;
+        // The values held are those of the globals restored, which were charged before.
+        self.held.clear();
+        let globals = read_globals(&self.globals).clone();
+        for (name, value) in globals {
+            let mut charge = self.engine.limits.charge();
+            let _ = charge.grow(value.bytes());
+            self.held.insert(name, charge);
+        }
     }
 
     /// The global names and their values.
@@ -167,10 +185,22 @@ impl Interpreter {
         &self.types
     }
 
-    /// Defines (or redefines) a global, recording its type.
-    fn define(&mut self, name: &str, value: Value) {
+    /// Defines (or redefines) a global, recording its type and charging what its value holds
+    /// (refused, with the memory limit's diagnostic at `span`, when it does not fit).
+    fn define(&mut self, name: &str, value: Value, span: Span) -> Result<(), Error> {
+        let old = self.held.remove(name);
+        let mut charge = self.engine.limits.charge();
+        if let Err(over) = charge.grow(value.bytes()) {
+            if let Some(old) = old {
+                self.held.insert(name.to_string(), old);
+            }
+            return Err(expr::over_memory(over, span));
+        }
+        drop(old);
+        self.held.insert(name.to_string(), charge);
         self.types.insert(name.to_string(), Ty::of(&value));
         write_globals(&self.globals).insert(name.to_string(), value);
+        Ok(())
     }
 
     /// Runs statements in order, writing answers to `out`. A failed `assert` or `check` is
@@ -238,14 +268,13 @@ impl Interpreter {
     ) -> Result<(), Error> {
         let text = match &stmt.kind {
             StmtKind::Let { name, value } => {
+                let span = value.span;
                 let value = Eval::new(self).eval(value)?;
-                self.define(&name.name, value);
-                return Ok(());
+                return self.define(&name.name, value, span);
             }
             StmtKind::Function(decl) => {
                 let value = function::define(decl, origin, &read_globals(&self.globals));
-                self.define(&decl.name.name, value);
-                return Ok(());
+                return self.define(&decl.name.name, value, decl.name.span);
             }
             StmtKind::Game(decl) => return self.declare(decl, origin),
             StmtKind::Query { query, target } => self.query(*query, target, origin)?,
@@ -254,53 +283,53 @@ impl Interpreter {
                 range,
                 misere,
                 output,
-            } => answer(
-                self.sequence(game, range, *misere)?,
-                output,
-                &self.engine.limits.root,
-            )?,
+            } => {
+                return self.answered(output, stmt.span, out, |this, answer| {
+                    this.sequence(game, range, *misere, answer)
+                })
+            }
             StmtKind::Table {
                 game,
                 rows,
                 cols,
                 misere,
                 output,
-            } => answer(
-                self.table(game, rows, cols, false, *misere)?,
-                output,
-                &self.engine.limits.root,
-            )?,
+            } => {
+                return self.answered(output, stmt.span, out, |this, answer| {
+                    this.table(game, rows, cols, false, *misere, answer)
+                })
+            }
             StmtKind::Ppos {
                 game,
                 rows,
                 cols,
                 misere,
                 output,
-            } => answer(
-                self.table(game, rows, cols, true, *misere)?,
-                output,
-                &self.engine.limits.root,
-            )?,
+            } => {
+                return self.answered(output, stmt.span, out, |this, answer| {
+                    this.table(game, rows, cols, true, *misere, answer)
+                })
+            }
             StmtKind::SequenceOf {
                 value,
                 axis,
                 output,
-            } => answer(
-                self.sequence_of(value, axis, &origin.text)?,
-                output,
-                &self.engine.limits.root,
-            )?,
+            } => {
+                return self.answered(output, stmt.span, out, |this, answer| {
+                    this.sequence_of(value, axis, &origin.text, answer)
+                })
+            }
             StmtKind::TableOf {
                 value,
                 rows,
                 cols,
                 ppos,
                 output,
-            } => answer(
-                self.table_of(value, rows, cols, *ppos, &origin.text)?,
-                output,
-                &self.engine.limits.root,
-            )?,
+            } => {
+                return self.answered(output, stmt.span, out, |this, answer| {
+                    this.table_of(value, rows, cols, *ppos, &origin.text, answer)
+                })
+            }
             StmtKind::Genus { target, range } => self.genus(target, range.as_ref())?,
             StmtKind::Quotient { game, range } => self.quotient(game, range, out)?,
             StmtKind::Check { condition, binders } => self.check(condition, binders)?,
@@ -376,8 +405,7 @@ impl Interpreter {
                 shape: shape_of(decl),
             }))
         };
-        self.define(&decl.name.name, value);
-        Ok(())
+        self.define(&decl.name.name, value, decl.name.span)
     }
 
     /// The instance of declaration `index` with these parameters, made once per run.
@@ -685,9 +713,21 @@ impl Interpreter {
     }
 
     /// Grundy values of single heaps, or under misère play their misère Grundy values.
-    fn sequence(&mut self, game: &Expr, range: &Expr, misere: bool) -> Result<Results, Error> {
+    fn sequence(
+        &mut self,
+        game: &Expr,
+        range: &Expr,
+        misere: bool,
+        answer: &mut Answer,
+    ) -> Result<(), Error> {
         let (display, id, start, last) = self.heaps_of(game, range, "sequence")?;
-        let mut values = Vec::new();
+        let convention = if misere { "misere " } else { "" };
+        let axis = results::Axis {
+            name: "n".into(),
+            start,
+            last,
+        };
+        answer.begin(Layout::sequence(format!("{convention}{display}"), axis))?;
         let total = (last as i128 - start as i128 + 1).max(0) as u64;
         let progress = self
             .engine
@@ -695,10 +735,8 @@ impl Interpreter {
             .progress
             .start("sequence", "heaps", total);
         let mut primed = misere;
-        for n in start..=last.max(start - 1) {
-            progress
-                .iter()
-                .for_each(|p| p.set_done(values.len() as u64));
+        for (done, n) in (start..=last.max(start - 1)).enumerate() {
+            progress.iter().for_each(|p| p.set_done(done as u64));
             if !primed && n < last && self.engine.is_loopy(id) {
                 // The last heap first: labelling a loopy game from it labels every heap below
                 // that it reaches, at once. Its error, if any, comes again at its heap.
@@ -714,19 +752,10 @@ impl Interpreter {
             } else {
                 self.part_gvalue_at(&part, range.span)?
             };
-            values.push(Entry::of(value));
+            answer.push(Entry::of(value))?;
         }
         progress.into_iter().for_each(|p| p.complete());
-        let convention = if misere { "misere " } else { "" };
-        Ok(Results::Sequence {
-            label: format!("{convention}{display}"),
-            axis: results::Axis {
-                name: "n".into(),
-                start,
-                last,
-            },
-            values,
-        })
+        Ok(())
     }
 
     pub(crate) fn tuple_game(&mut self, game: &Expr, what: &str) -> Result<Arc<GameValue>, Error> {
@@ -773,8 +802,8 @@ impl Interpreter {
             .map_err(|e| solve_error(e, span))
     }
 
-    /// The values of a two-counter game over two ranges, one row per value of the first counter
-    /// (generalized values, for a loopy game); with `misere`, its misère values, one cell after another on this thread (misère sums are
+    /// The values of a two-counter game over two ranges, row by row into `answer`, one row per
+    /// value of the first counter (generalized values, for a loopy game); with `misere`, its misère values, one cell after another on this thread (misère sums are
     /// searched on the main thread only), each reusing what the cells before it found.
     pub(crate) fn grid(
         &mut self,
@@ -783,7 +812,8 @@ impl Interpreter {
         cols: &Expr,
         misere: bool,
         what: &str,
-    ) -> Result<Vec<Vec<Entry>>, Error> {
+        answer: &mut Answer,
+    ) -> Result<(), Error> {
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
         let span = rows.span.to(cols.span);
@@ -796,20 +826,17 @@ impl Interpreter {
         if width == 0 {
             // No columns: the rows are there, empty.
             let rows = (r1 as i128 - r0 as i128 + 1).max(0);
-            self.bound_size(rows, "this table", span)?;
-            return Ok(vec![Vec::new(); rows as usize]);
+            return self.bound_size(rows, "this table", span);
         }
         if misere {
-            let mut values = Vec::new();
             for a in r0..=r1 {
                 for b in c0..=c1 {
                     let part = self.engine.part(id, vec![a, b]);
-                    values.push(Entry::Int(self.misere_value_at(part, span)? as i64));
+                    answer.push(Entry::Int(self.misere_value_at(part, span)? as i64))?;
                 }
             }
-            return Ok(values.chunks(width).map(<[Entry]>::to_vec).collect());
+            return Ok(());
         }
-        let mut values = Vec::new();
         let mut queued: Vec<[i64; 2]> = Vec::new();
         let progress = self.engine.limits.progress.clone();
         let reporter = progress.start(what, "cells", cells as u64);
@@ -833,7 +860,7 @@ impl Interpreter {
                     v
                 }
             };
-            values.push(v);
+            answer.push(v)?;
             Ok(Flow::Continue)
         };
         for a in r0..=r1 {
@@ -851,7 +878,7 @@ impl Interpreter {
         }
         self.run_batch(&mut pace, &queued, &work, &mut take)?;
         reporter.into_iter().for_each(|r| r.complete());
-        Ok(values.chunks(width).map(<[Entry]>::to_vec).collect())
+        Ok(())
     }
 
     fn table(
@@ -861,15 +888,10 @@ impl Interpreter {
         cols: &Expr,
         ppos: bool,
         misere: bool,
-    ) -> Result<Results, Error> {
-        let game = self.tuple_game(game, if ppos { "ppos" } else { "table" })?;
-        let grid = self.grid(
-            &game,
-            rows,
-            cols,
-            misere,
-            if ppos { "ppos" } else { "table" },
-        )?;
+        answer: &mut Answer,
+    ) -> Result<(), Error> {
+        let what = if ppos { "ppos" } else { "table" };
+        let game = self.tuple_game(game, what)?;
         let (r0, r1) = self.finite_range(rows)?;
         let (c0, c1) = self.finite_range(cols)?;
         let axis = |name: &str, start, last| results::Axis {
@@ -878,58 +900,36 @@ impl Interpreter {
             last,
         };
         let convention = if misere { "misere " } else { "" };
-        Ok(tabulated(
+        answer.begin(Layout::table(
             format!("{convention}{}", game.display),
             axis("a", r0, r1),
             axis("b", c0, c1),
-            grid,
             ppos,
-        ))
+        ))?;
+        self.grid(&game, rows, cols, misere, what, answer)
     }
-}
 
-/// A table's results, or for `ppos` the cells whose value is 0 (an infinite value is no
-/// P-position).
-fn tabulated(
-    label: String,
-    rows: results::Axis,
-    cols: results::Axis,
-    grid: Vec<Vec<Entry>>,
-    ppos: bool,
-) -> Results {
-    if !ppos {
-        return Results::Table {
-            label,
-            rows,
-            cols,
-            grid,
-        };
+    /// Runs a statement whose answer is values (`sequence`, `table`, `ppos`), kept and printed,
+    /// or written to the file of `to "FILE"` with one line to say so.
+    fn answered(
+        &mut self,
+        output: &Option<Output>,
+        span: Span,
+        out: &mut dyn Write,
+        fill: impl FnOnce(&mut Interpreter, &mut Answer) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let target = output
+            .as_ref()
+            .map(|o| Target::new(&o.path, o.span, self.engine.limits.root.clone()))
+            .transpose()?;
+        let mut answer = Answer::new(self.engine.limits.charge(), target, span);
+        fill(self, &mut answer)?;
+        answer.finish(out)
     }
-    let mut found = Vec::new();
-    for (i, line) in grid.iter().enumerate() {
-        for (j, v) in line.iter().enumerate() {
-            if *v == Entry::Int(0) {
-                found.push((rows.start + i as i64, cols.start + j as i64));
-            }
-        }
-    }
-    Results::Ppos {
-        label,
-        rows,
-        cols,
-        found,
-    }
-}
 
-/// The text of results, after saving them to the file of `to "FILE"` if there is one.
-fn answer(results: Results, output: &Option<Output>, root: &Root) -> Result<String, Error> {
-    let text = results.text();
-    match output {
-        None => Ok(text),
-        Some(output) => {
-            let wrote = results.save(&output.path, output.span, root)?;
-            Ok(format!("{text}\n{wrote}"))
-        }
+    /// An answer kept to be used (by a picture, a period), not shown.
+    pub(crate) fn kept_answer(&self, span: Span) -> Answer {
+        Answer::new(self.engine.limits.charge(), None, span)
     }
 }
 

@@ -20,8 +20,9 @@ use plotters::prelude::*;
 
 use self::colour_map::ColourMap;
 use self::render::Look;
+use super::answer::Layout;
 use super::expr::Eval;
-use super::results::{Entry, Results};
+use super::results::{Axis, Entry, Results};
 use super::value::Shape;
 use super::Interpreter;
 use crate::error::Error;
@@ -94,12 +95,14 @@ pub(super) fn draw(
             misere,
         } => table(interp, game, rows, cols, *misere)?,
         Plot::SequenceOf { value, axis } => {
-            let results = interp.sequence_of(value, axis, source)?;
-            Picture::of(results, value.span)?
+            let mut answer = interp.kept_answer(value.span);
+            interp.sequence_of(value, axis, source, &mut answer)?;
+            Picture::of(answer.into_results(), value.span)?
         }
         Plot::TableOf { value, rows, cols } => {
-            let results = interp.table_of(value, rows, cols, false, source)?;
-            Picture::of(results, value.span)?
+            let mut answer = interp.kept_answer(value.span);
+            interp.table_of(value, rows, cols, false, source, &mut answer)?;
+            Picture::of(answer.into_results(), value.span)?
         }
     };
     let (title, (x_name, y_name), bar_name) = match &picture {
@@ -130,6 +133,20 @@ pub(super) fn draw(
             .map_err(|refused| Error::file(refused, file, file_span, cannot))
     };
     let size = size.unwrap_or_else(|| picture.default_size(look.title));
+    // A PNG is drawn on a bitmap of three bytes a pixel, held until it is written.
+    // The values drawn are held too.
+    let mut canvas = interp.limits().charge();
+    let values = match &picture {
+        Picture::Sequence { values, .. } => values.len(),
+        Picture::Table { grid, .. } => grid.iter().map(Vec::len).sum(),
+    };
+    let mut held = crate::game::budget::boxed(values * size_of::<Option<u64>>());
+    if !file.ends_with(".svg") {
+        held += crate::game::budget::boxed(size.0 as usize * size.1 as usize * 3);
+    }
+    canvas
+        .grow(held)
+        .map_err(|over| super::expr::over_memory(over, file_span))?;
     let result = if file.ends_with(".svg") {
         let mut svg = String::new();
         let drawn = {
@@ -286,13 +303,24 @@ fn table(
 ) -> Result<Picture, Error> {
     let game_value = interp.tuple_game(game, "plot table")?;
     debug_assert_eq!(game_value.shape, Shape::Tuple(2));
-    let grid = interp.grid(&game_value, rows, cols, misere, "plot")?;
+    let (r0, r1) = interp.finite_range(rows)?;
+    let (c0, c1) = interp.finite_range(cols)?;
+    let mut answer = interp.kept_answer(rows.span.to(cols.span));
+    let axis = |name: &str, start, last| Axis {
+        name: name.into(),
+        start,
+        last,
+    };
+    let layout = Layout::table(String::new(), axis("a", r0, r1), axis("b", c0, c1), false);
+    answer.begin(layout)?;
+    interp.grid(&game_value, rows, cols, misere, "plot", &mut answer)?;
+    let Results::Table { grid, .. } = answer.into_results() else {
+        unreachable!("a table's answer is a table")
+    };
     let grid = grid
         .into_iter()
         .map(|line| line.into_iter().map(|v| shown_entry(&v)).collect())
         .collect();
-    let (r0, r1) = interp.finite_range(rows)?;
-    let (c0, c1) = interp.finite_range(cols)?;
     Ok(Picture::Table {
         title: format!(
             "{}: {}Grundy values, {}, {}",

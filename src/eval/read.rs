@@ -1,31 +1,33 @@
 //! `read(path)`: the integers of a text file, streamed in blocks, so that what it holds is the
-//! list it builds, and the text it reads and the list count against the memory limit (a file
-//! without end, such as `/dev/zero`, stops at the limit) and the list against the state limit.
+//! list it builds, and the text it reads and the list are charged to the session's memory ledger
+//! (a file without end, such as `/dev/zero`, stops at the limit, and so do several reads whose
+//! lists are kept together) and the list counts against the state limit.
 
 use std::io::Read;
 
 use crate::error::Error;
 use crate::files::{self, Access, Root};
-use crate::game::budget;
+use crate::game::budget::{self, Charge};
 use crate::span::Span;
 
+use super::expr::over_memory;
 use super::value::Value;
 
 /// How many bytes are read at once.
 const BLOCK: usize = 1 << 16;
 
-/// What bounds a read: the most integers, the most bytes (text read plus the list), and a
-/// check for Ctrl-C.
+/// What bounds a read: the most integers, the charge its bytes go on (the block read and the
+/// list), and a check for Ctrl-C.
 pub struct ReadLimits<'a> {
     pub max_elements: usize,
-    pub max_memory: usize,
+    pub charge: Charge,
     pub interrupted: &'a dyn Fn() -> bool,
     /// Where files may be read.
     pub root: &'a Root,
 }
 
 /// Every integer in the file at `path` (a `-` right before digits makes it negative), in order.
-pub fn integers(path: &str, span: Span, limits: &ReadLimits<'_>) -> Result<Vec<Value>, Error> {
+pub fn integers(path: &str, span: Span, limits: &mut ReadLimits<'_>) -> Result<Vec<Value>, Error> {
     let cannot = |e: String| {
         Error::invalid(
             format!("cannot read `{path}`: {e}"),
@@ -46,6 +48,7 @@ pub fn integers(path: &str, span: Span, limits: &ReadLimits<'_>) -> Result<Vec<V
     let mut token = String::new();
     // A `-` that ended the last block: it starts a negative number if a digit follows.
     let mut minus = false;
+    // The text read counts as held, so that a file without end stops at the limit.
     let mut read_bytes = 0usize;
     loop {
         if !regular {
@@ -62,13 +65,11 @@ pub fn integers(path: &str, span: Span, limits: &ReadLimits<'_>) -> Result<Vec<V
             return Err(Error::Interrupted);
         }
         read_bytes += n;
-        let held = read_bytes + budget::vector(&numbers, 0) + BLOCK;
-        if held > limits.max_memory {
-            return Err(Error::MemoryLimit {
-                megabytes: limits.max_memory >> 20,
-                span,
-            });
-        }
+        let held = read_bytes + budget::vector(&numbers, 0) + budget::boxed(BLOCK);
+        limits
+            .charge
+            .set(held)
+            .map_err(|over| over_memory(over, span))?;
         for &byte in &block[..n] {
             if byte.is_ascii_digit() {
                 if minus {
@@ -144,7 +145,7 @@ fn push(
     token: &mut String,
     path: &str,
     span: Span,
-    limits: &ReadLimits<'_>,
+    limits: &mut ReadLimits<'_>,
 ) -> Result<(), Error> {
     let n: i64 = token.parse().map_err(|_| too_wide(path, token, span))?;
     token.clear();
@@ -156,11 +157,12 @@ fn push(
             span,
         });
     }
-    if numbers.len() == numbers.capacity() && budget::vector(numbers, 1) > limits.max_memory {
-        return Err(Error::MemoryLimit {
-            megabytes: limits.max_memory >> 20,
-            span,
-        });
+    if numbers.len() == numbers.capacity() {
+        let held = budget::vector(numbers, 1) + budget::boxed(BLOCK);
+        limits
+            .charge
+            .set(held)
+            .map_err(|over| over_memory(over, span))?;
     }
     numbers.push(Value::Int(n));
     Ok(())

@@ -1,14 +1,10 @@
-//! What `sequence`, `table` and `ppos` found, shown as text and saved to a file by its
-//! extension: `.csv` (a header row, then one row a value), `.json`, or `.txt` (as printed); and
-//! what `moves` and `win` found, shown as text.
+//! What `sequence`, `table` and `ppos` found, shown as text (their files are written as they
+//! are found, by [`super::answer`]); and what `moves` and `win` found, shown as text.
 
 use std::fmt::{self, Write as _};
-use std::io::Write as _;
+use std::io::{self, Write};
 
-use crate::error::Error;
-use crate::files::{self, Access, Root};
 use crate::game::vocabulary::GValue;
-use crate::span::Span;
 
 /// One value of a sequence or a table: an integer, or the generalized value of a position of a
 /// loopy game that is infinite, with the finite values of its options ascending (`∞{0, 2}`).
@@ -30,7 +26,7 @@ impl Entry {
 
     /// The entry as a CSV field: an integer, or an infinite value as the quoted field
     /// `"inf{0,2}"`.
-    fn csv(&self) -> String {
+    pub(super) fn csv(&self) -> String {
         match self {
             Entry::Int(v) => v.to_string(),
             Entry::Infinite(k) => format!("\"inf{{{}}}\"", joined(k, ",")),
@@ -38,7 +34,7 @@ impl Entry {
     }
 
     /// The entry as JSON: a number, or an infinite value as `{"infinite": [0, 2]}`.
-    fn json(&self) -> String {
+    pub(super) fn json(&self) -> String {
         match self {
             Entry::Int(v) => v.to_string(),
             Entry::Infinite(k) => format!("{{\"infinite\": [{}]}}", joined(k, ", ")),
@@ -210,8 +206,8 @@ fn aligned(rows: &[(String, String)]) -> String {
 }
 
 impl Results {
-    /// The answer as printed.
-    pub fn text(&self) -> String {
+    /// Writes the answer as printed, line by line (the whole text is never held).
+    pub fn write_text(&self, out: &mut dyn Write) -> io::Result<()> {
         match self {
             Results::Sequence {
                 label,
@@ -219,7 +215,7 @@ impl Results {
                 values,
             } => {
                 let (start, last) = (axis.start, axis.last);
-                let mut text = format!("{label} {start}..={last}:");
+                write!(out, "{label} {start}..={last}:")?;
                 let width = last.max(0).to_string().len();
                 let value_width = values.iter().map(Entry::width).max().unwrap_or(1);
                 for (row, chunk) in values.chunks(10).enumerate() {
@@ -228,9 +224,8 @@ impl Results {
                         .iter()
                         .map(|v| padded(&v.to_string(), value_width))
                         .collect();
-                    let _ = write!(text, "\n  {first:>width$}: {}", shown.join(" "));
+                    write!(out, "\n  {first:>width$}: {}", shown.join(" "))?;
                 }
-                text
             }
             Results::Table {
                 label,
@@ -246,22 +241,22 @@ impl Results {
                     .chain([rows.last.to_string().len(), cols.last.to_string().len()])
                     .max()
                     .unwrap_or(1);
-                let mut text = format!(
-                    "{label} (rows {} = {}..={}, columns {} = {}..={})\n",
+                writeln!(
+                    out,
+                    "{label} (rows {} = {}..={}, columns {} = {}..={})",
                     rows.name, rows.start, rows.last, cols.name, cols.start, cols.last
-                );
+                )?;
                 let label_width = rows.last.to_string().len().max(corner.len());
-                let _ = write!(text, "{corner:>label_width$} |");
+                write!(out, "{corner:>label_width$} |")?;
                 for b in cols.start..=cols.last {
-                    let _ = write!(text, " {b:>width$}");
+                    write!(out, " {b:>width$}")?;
                 }
                 for (i, line) in grid.iter().enumerate() {
-                    let _ = write!(text, "\n{:>label_width$} |", rows.start + i as i64);
+                    write!(out, "\n{:>label_width$} |", rows.start + i as i64)?;
                     for v in line {
-                        let _ = write!(text, " {}", padded(&v.to_string(), width));
+                        write!(out, " {}", padded(&v.to_string(), width))?;
                     }
                 }
-                text
             }
             Results::Ppos {
                 label,
@@ -269,193 +264,46 @@ impl Results {
                 cols,
                 found,
             } => {
-                let shown: Vec<String> = found.iter().map(|(a, b)| format!("({a}, {b})")).collect();
-                let header = format!(
+                write!(
+                    out,
                     "{} P-positions of {label} in {}..={}, {}..={}",
                     found.len(),
                     rows.start,
                     rows.last,
                     cols.start,
                     cols.last,
-                );
-                match shown.is_empty() {
-                    true => header,
-                    false => format!("{header}:{}", wrapped(&shown, PPOS_LINE)),
+                )?;
+                if !found.is_empty() {
+                    write!(out, ":")?;
+                    wrapped(out, found, PPOS_LINE)?;
                 }
             }
         }
-    }
-
-    /// The values as CSV: a header row naming the indices, then one row a value (or a
-    /// P-position); an infinite value is the quoted field `"inf{0,2}"`.
-    pub fn csv(&self) -> String {
-        let mut out = String::new();
-        match self {
-            Results::Sequence { axis, values, .. } => {
-                let _ = writeln!(out, "{},value", axis.name);
-                for (i, v) in values.iter().enumerate() {
-                    let _ = writeln!(out, "{},{}", axis.start + i as i64, v.csv());
-                }
-            }
-            Results::Table {
-                rows, cols, grid, ..
-            } => {
-                let _ = writeln!(out, "{},{},value", rows.name, cols.name);
-                for (i, line) in grid.iter().enumerate() {
-                    for (j, v) in line.iter().enumerate() {
-                        let (a, b) = (rows.start + i as i64, cols.start + j as i64);
-                        let _ = writeln!(out, "{a},{b},{}", v.csv());
-                    }
-                }
-            }
-            Results::Ppos {
-                rows, cols, found, ..
-            } => {
-                let _ = writeln!(out, "{},{}", rows.name, cols.name);
-                for (a, b) in found {
-                    let _ = writeln!(out, "{a},{b}");
-                }
-            }
-        }
-        out
-    }
-
-    /// The values as one JSON object; an infinite value is `{"infinite": [0, 2]}`.
-    pub fn json(&self) -> String {
-        let axis = |a: &Axis| {
-            format!(
-                "{{\"name\": {}, \"start\": {}, \"last\": {}}}",
-                json_string(&a.name),
-                a.start,
-                a.last
-            )
-        };
-        let entries = |values: &[Entry]| {
-            let shown: Vec<String> = values.iter().map(Entry::json).collect();
-            format!("[{}]", shown.join(", "))
-        };
-        match self {
-            Results::Sequence {
-                label,
-                axis: index,
-                values,
-            } => format!(
-                "{{\"sequence\": {}, \"index\": {}, \"values\": {}}}\n",
-                json_string(label),
-                axis(index),
-                entries(values)
-            ),
-            Results::Table {
-                label,
-                rows,
-                cols,
-                grid,
-            } => {
-                let lines: Vec<String> = grid.iter().map(|line| entries(line)).collect();
-                format!(
-                    "{{\"table\": {}, \"rows\": {}, \"columns\": {}, \"values\": [{}]}}\n",
-                    json_string(label),
-                    axis(rows),
-                    axis(cols),
-                    lines.join(", ")
-                )
-            }
-            Results::Ppos {
-                label,
-                rows,
-                cols,
-                found,
-            } => {
-                let cells: Vec<String> =
-                    found.iter().map(|&(a, b)| format!("[{a}, {b}]")).collect();
-                format!(
-                    "{{\"ppos\": {}, \"rows\": {}, \"columns\": {}, \"positions\": [{}]}}\n",
-                    json_string(label),
-                    axis(rows),
-                    axis(cols),
-                    cells.join(", ")
-                )
-            }
-        }
-    }
-
-    /// Writes the results to `path` (under `root`) in the form its extension names; says what
-    /// it wrote, and whether that replaced a file.
-    pub fn save(&self, path: &str, span: Span, root: &Root) -> Result<String, Error> {
-        let extension = std::path::Path::new(path)
-            .extension()
-            .and_then(|e| e.to_str())
-            .unwrap_or("");
-        let contents = match extension {
-            "csv" => self.csv(),
-            "json" => self.json(),
-            "txt" => format!("{}\n", self.text()),
-            _ => {
-                return Err(Error::invalid(
-                    format!("cannot tell what to write to `{path}`"),
-                    span,
-                    "name a file ending in `.csv`, `.json` or `.txt`",
-                ))
-            }
-        };
-        write_file(root, path, &contents, span)
-    }
-}
-
-/// Writes the file a statement's `to "FILE"` names, under `root`; `span` is that name's. Says
-/// what it wrote, and whether that replaced a file.
-pub(super) fn write_file(
-    root: &Root,
-    path: &str,
-    contents: &str,
-    span: Span,
-) -> Result<String, Error> {
-    let cannot = |e: String| {
-        Error::invalid(
-            format!("cannot write `{path}`: {e}"),
-            span,
-            "check that the folder exists and can be written",
-        )
-    };
-    let mut opened = files::open(root, std::path::Path::new(path), Access::Write)
-        .map_err(|refused| Error::file(refused, path, span, cannot))?;
-    opened
-        .file
-        .write_all(contents.as_bytes())
-        .map_err(|e| cannot(e.to_string()))?;
-    Ok(wrote(path, &opened))
-}
-
-/// The answer's line for a file written: `wrote FILE`, and whether it replaced a file.
-pub fn wrote(path: &str, opened: &files::Opened) -> String {
-    match opened.replaced {
-        true => format!("wrote {path} (replacing the file that was there)"),
-        false => format!("wrote {path}"),
+        Ok(())
     }
 }
 
 /// The most characters of a line of `ppos` pairs, after its indent.
 const PPOS_LINE: usize = 76;
 
-/// `items` separated by spaces, in lines of at most `line` characters, each on a new line
-/// indented by two spaces.
-fn wrapped(items: &[String], line: usize) -> String {
-    let mut text = String::new();
+/// The cells `(a, b)` separated by spaces, in lines of at most `line` characters, each on a new
+/// line indented by two spaces.
+fn wrapped(out: &mut dyn Write, cells: &[(i64, i64)], line: usize) -> io::Result<()> {
     let mut used = line;
-    for item in items {
+    for (a, b) in cells {
+        let item = format!("({a}, {b})");
         if used + 1 + item.len() > line {
-            text.push_str("\n ");
+            write!(out, "\n ")?;
             used = 0;
         }
-        text.push(' ');
-        text.push_str(item);
+        write!(out, " {item}")?;
         used += 1 + item.len();
     }
-    text
+    Ok(())
 }
 
 /// A string as a JSON literal.
-fn json_string(text: &str) -> String {
+pub(super) fn json_string(text: &str) -> String {
     let mut out = String::from("\"");
     for c in text.chars() {
         match c {

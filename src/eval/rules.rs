@@ -86,6 +86,10 @@ impl Host for RuleHost<'_> {
     fn max_elements(&self) -> usize {
         self.max_elements
     }
+
+    fn charge(&self) -> Option<crate::game::budget::Charge> {
+        None
+    }
 }
 
 impl RuleGame {

@@ -22,6 +22,7 @@ use super::expr::{Eval, Flow, Host};
 use super::value::{Family, GameValue, Value};
 use super::{read_globals, rules, Globals, Interpreter};
 use crate::error::Error;
+use crate::game::budget::Charge;
 use crate::game::{Engine, Limits};
 use crate::span::Span;
 use crate::syntax::ast::{Binder, BinderKind, Expr, ExprKind};
@@ -146,6 +147,10 @@ impl Host for SweepHost<'_> {
 
     fn max_elements(&self) -> usize {
         self.engine.limits.max_states
+    }
+
+    fn charge(&self) -> Option<Charge> {
+        Some(self.engine.limits.charge())
     }
 }
 

@@ -4,6 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::error::Origin;
+use crate::game::budget;
 use crate::game::{GameId, Position};
 use crate::syntax::ast::{FunctionDecl, GameDecl, GameDef, StateShape};
 
@@ -177,6 +178,55 @@ impl Value {
         }
     }
 
+    /// The bytes the value holds beyond itself, as the allocator takes them: its lists, sets,
+    /// strings and positions, each shared block once (a list of a thousand copies of one list
+    /// holds that list once). What a global's value or a list being built is charged.
+    pub fn bytes(&self) -> usize {
+        if self.holds_nothing() {
+            return 0;
+        }
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut open = vec![self];
+        let mut bytes = 0;
+        // Shared blocks are counted once: the first time their address is met.
+        let mut first = |address: usize| seen.insert(address);
+        while let Some(value) = open.pop() {
+            bytes += match value {
+                Value::Int(_) | Value::Bool(_) | Value::Range { .. } => 0,
+                Value::Str(s) => first(s.as_ptr() as usize) as usize * budget::boxed(s.len() + 16),
+                Value::Set(items) => first(Arc::as_ptr(items) as usize) as usize * ints(items),
+                Value::Box { low, high } => ints(low) + ints(high),
+                Value::List(items) if first(Arc::as_ptr(items) as usize) => {
+                    open.extend(items.iter().filter(|v| !v.holds_nothing()));
+                    SHARED_VEC + budget::boxed(items.capacity() * size_of::<Value>())
+                }
+                Value::List(_) => 0,
+                // A move's position shares the components of the one it was played from.
+                Value::Position(p) if first(Arc::as_ptr(p) as usize) => p
+                    .position
+                    .blocks()
+                    .filter(|&(address, _)| first(address))
+                    .map(|(_, parts)| {
+                        let states: usize = parts
+                            .iter()
+                            .map(|part| budget::boxed(part.state.len() * 8))
+                            .sum();
+                        SHARED_VEC + budget::boxed(size_of_val(parts)) + states
+                    })
+                    .sum::<usize>()
+                    .saturating_add(budget::boxed(size_of::<PositionValue>())),
+                Value::Position(_) => 0,
+                Value::Game(_) | Value::Family(_) | Value::Function(_) => 0,
+            };
+        }
+        bytes
+    }
+
+    /// Whether the value is all in itself (an integer, a boolean, a range).
+    fn holds_nothing(&self) -> bool {
+        matches!(self, Value::Int(_) | Value::Bool(_) | Value::Range { .. })
+    }
+
     pub fn list(values: Vec<Value>) -> Value {
         Value::List(Arc::new(values))
     }
@@ -184,6 +234,15 @@ impl Value {
     pub fn str(s: &str) -> Value {
         Value::Str(s.into())
     }
+}
+
+/// The block of an `Arc<Vec<_>>`: its two counts and the vector's pointer, capacity and length
+/// (the elements are a block of their own).
+const SHARED_VEC: usize = budget::boxed(16 + size_of::<Vec<Value>>());
+
+/// The bytes of a shared vector of integers.
+fn ints(items: &Arc<Vec<i64>>) -> usize {
+    SHARED_VEC + budget::boxed(items.capacity() * 8)
 }
 
 impl PositionValue {

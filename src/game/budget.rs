@@ -2,16 +2,28 @@
 //! tables by their buckets, vectors by their capacity, and while either grows, the old and the
 //! new buffers at once. Searches check these before they grow, so that the process's peak stays
 //! within the memory limit.
+//!
+//! It is also the one account of everything else a session holds ([`Ledger`]): the values of
+//! globals, lists and answers being built, files read, pictures. Whatever holds memory outside a
+//! search takes a [`Charge`] on the ledger before it grows, and a search's room is the limit less
+//! what the ledger holds ([`super::Limits::room`]), so that both together stay within one limit.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// The bytes of a heap allocation of `size` bytes: the allocator's header, rounded up to 16
 /// bytes, and no less than its smallest chunk.
-pub fn boxed(size: usize) -> usize {
+pub const fn boxed(size: usize) -> usize {
     if size == 0 {
         0
     } else {
-        (size + 8).next_multiple_of(16).max(32)
+        let rounded = (size + 8).next_multiple_of(16);
+        if rounded < 32 {
+            32
+        } else {
+            rounded
+        }
     }
 }
 
@@ -67,6 +79,107 @@ pub fn vector<T>(v: &Vec<T>, extra: usize) -> usize {
     }
 }
 
+/// The bytes a session holds outside its searches, shared by every clone (the interpreter, its
+/// sweep workers, the engine's limits). The limit is not the ledger's: each charge is made under
+/// the limit of the limits it comes from ([`super::Limits::charge`]).
+#[derive(Clone, Debug, Default)]
+pub struct Ledger {
+    held: Arc<AtomicUsize>,
+}
+
+/// A charge would take the ledger past its limit: the limit, in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OverLimit(pub usize);
+
+impl Ledger {
+    /// The bytes held by every charge now.
+    pub fn held(&self) -> usize {
+        self.held.load(Ordering::Relaxed)
+    }
+
+    /// A charge of nothing yet under `limit`, to grow as what it counts grows.
+    pub fn charge(&self, limit: usize) -> Charge {
+        Charge {
+            ledger: self.clone(),
+            limit,
+            bytes: 0,
+        }
+    }
+}
+
+/// Bytes held on a [`Ledger`] by one thing (a list being built, a global's value, an answer),
+/// given back when it is dropped.
+#[derive(Debug)]
+pub struct Charge {
+    ledger: Ledger,
+    limit: usize,
+    bytes: usize,
+}
+
+impl Charge {
+    /// The bytes charged now.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// The limit it is charged under.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Charges `bytes` in all (more or less than before); refused, and nothing changed, when
+    /// the growth does not fit.
+    pub fn set(&mut self, bytes: usize) -> Result<(), OverLimit> {
+        if bytes > self.bytes {
+            self.grow(bytes - self.bytes)
+        } else {
+            self.ledger
+                .held
+                .fetch_sub(self.bytes - bytes, Ordering::Relaxed);
+            self.bytes = bytes;
+            Ok(())
+        }
+    }
+
+    /// Charges `bytes` more; refused, and nothing changed, when they do not fit.
+    pub fn grow(&mut self, bytes: usize) -> Result<(), OverLimit> {
+        let held = self.ledger.held.fetch_add(bytes, Ordering::Relaxed);
+        if held.saturating_add(bytes) > self.limit {
+            self.ledger.held.fetch_sub(bytes, Ordering::Relaxed);
+            return Err(OverLimit(self.limit));
+        }
+        self.bytes += bytes;
+        Ok(())
+    }
+
+    /// Whether `bytes` more would fit, charging nothing.
+    pub fn fits(&self, bytes: usize) -> Result<(), OverLimit> {
+        if self.ledger.held().saturating_add(bytes) > self.limit {
+            Err(OverLimit(self.limit))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Gives the bytes back and says how many they were (to charge them to what takes over).
+    pub fn release(mut self) -> usize {
+        self.release_all()
+    }
+
+    fn release_all(&mut self) -> usize {
+        let bytes = self.bytes;
+        self.ledger.held.fetch_sub(bytes, Ordering::Relaxed);
+        self.bytes = 0;
+        bytes
+    }
+}
+
+impl Drop for Charge {
+    fn drop(&mut self) {
+        self.release_all();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,6 +202,23 @@ mod tests {
             }
             assert!(map.capacity() < after.max(1), "capacity below its buckets");
         }
+    }
+
+    #[test]
+    fn charges_share_one_limit_and_give_back_when_dropped() {
+        let ledger = Ledger::default();
+        let mut a = ledger.charge(1000);
+        let mut b = ledger.clone().charge(1000);
+        a.grow(600).unwrap();
+        assert_eq!(b.grow(500), Err(OverLimit(1000)));
+        assert_eq!(ledger.held(), 600);
+        b.set(400).unwrap();
+        assert_eq!(b.fits(1), Err(OverLimit(1000)));
+        a.set(100).unwrap();
+        assert_eq!(ledger.held(), 500);
+        assert_eq!(a.release(), 100);
+        drop(b);
+        assert_eq!(ledger.held(), 0);
     }
 
     #[test]

@@ -65,8 +65,7 @@ impl LineSweep {
             };
             let (mut rows, mut cols) = (grow(self.rows, a), grow(self.cols, b));
             let over = |r: usize, c: usize| {
-                r.saturating_mul(c) > limits.max_states
-                    || self.sweep_bytes(r, c) > limits.max_memory
+                r.saturating_mul(c) > limits.max_states || self.sweep_bytes(r, c) > limits.room()
             };
             if over(rows, cols) {
                 rows = self.rows.max(a + 1);
@@ -74,7 +73,7 @@ impl LineSweep {
                 if rows.saturating_mul(cols) > limits.max_states {
                     return Err(SolveError::StateLimit(limits.max_states));
                 }
-                if self.sweep_bytes(rows, cols) > limits.max_memory {
+                if self.sweep_bytes(rows, cols) > limits.room() {
                     return Err(SolveError::MemoryLimit(limits.max_memory));
                 }
             }

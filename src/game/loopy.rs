@@ -140,7 +140,7 @@ fn reachable(
         let mut split = false;
         let mut over = false;
         let result = game.options(&state, &mut |option| {
-            if room(options.len() + 1) + budget::vector(&options, 1) > limits.max_memory {
+            if room(options.len() + 1) + budget::vector(&options, 1) > limits.room() {
                 over = true;
                 return ControlFlow::Break(());
             }

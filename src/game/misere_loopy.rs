@@ -161,7 +161,7 @@ fn list(
         if n.is_multiple_of(4096) {
             limits.check_interrupt()?;
         }
-        if graph.bytes(key) + known.bytes(None) + components.bytes() > limits.max_memory {
+        if graph.bytes(key) + known.bytes(None) + components.bytes() > limits.room() {
             return Err(SolveError::MemoryLimit(limits.max_memory));
         }
         graph.index.insert(key, n as u32);
@@ -186,7 +186,7 @@ fn list(
                         Some(i) => i,
                         None => add(&mut graph, components, &child)?,
                     };
-                    if graph.bytes(&[]) > limits.max_memory {
+                    if graph.bytes(&[]) > limits.room() {
                         return Err(SolveError::MemoryLimit(limits.max_memory));
                     }
                     graph.options.push(to);
@@ -213,7 +213,7 @@ fn label(engine: &Engine, graph: &Graph) -> Result<Vec<u32>, SolveError> {
     let held = budget::vector(&graph.options, 0)
         + 4 * n * size_of::<usize>()
         + graph.options.len() * size_of::<u32>();
-    if held + graph.bytes(&[]) > limits.max_memory {
+    if held + graph.bytes(&[]) > limits.room() {
         return Err(SolveError::MemoryLimit(limits.max_memory));
     }
     for i in 0..n {

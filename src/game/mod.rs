@@ -206,8 +206,12 @@ impl fmt::Display for RuleError {
 #[derive(Clone, Debug)]
 pub struct Limits {
     pub max_states: usize,
-    /// The most bytes the memo tables of one game may take, as estimated while they grow.
+    /// The most bytes the session may hold: a search's memo tables, as estimated while they
+    /// grow, and everything charged to `ledger`.
     pub max_memory: usize,
+    /// What the session holds outside its searches (globals, lists and answers being built,
+    /// files read, pictures), shared by every clone of these limits.
+    pub ledger: budget::Ledger,
     pub interrupt: Arc<AtomicBool>,
     /// How far the computation running now has got, for the progress line.
     pub progress: progress::Progress,
@@ -228,6 +232,7 @@ impl Default for Limits {
         Limits {
             max_states: 20_000_000,
             max_memory: 4 << 30,
+            ledger: budget::Ledger::default(),
             interrupt: Arc::new(AtomicBool::new(false)),
             progress: progress::Progress::default(),
             threads: 0,
@@ -238,7 +243,27 @@ impl Default for Limits {
     }
 }
 
+/// The most sweep threads a core may have: more only take turns on the cores, each with an
+/// engine of its own to feed.
+pub const MOST_THREADS_A_CORE: usize = 4;
+
 impl Limits {
+    /// The most threads sweeps may be given on this machine (`--threads`).
+    pub fn most_threads() -> usize {
+        std::thread::available_parallelism().map_or(1, std::num::NonZero::get) * MOST_THREADS_A_CORE
+    }
+
+    /// A charge on the ledger under the memory limit: how anything held outside a search is
+    /// counted.
+    pub fn charge(&self) -> budget::Charge {
+        self.ledger.charge(self.max_memory)
+    }
+
+    /// The bytes a search may take now: the limit, less what the ledger holds.
+    pub fn room(&self) -> usize {
+        self.max_memory.saturating_sub(self.ledger.held())
+    }
+
     pub fn check_interrupt(&self) -> Result<(), SolveError> {
         if self.interrupt.load(Ordering::Relaxed) {
             Err(SolveError::Interrupted)

@@ -89,6 +89,18 @@ impl Position {
         }
     }
 
+    /// The blocks the components are held in, each with its address: the shared block of the
+    /// position it was played from, and the components a move changed. What a position holds is
+    /// these blocks, each once however many positions share it.
+    pub fn blocks(&self) -> impl Iterator<Item = (usize, &[Part])> {
+        let base = (Arc::as_ptr(&self.base) as usize, &self.base[..]);
+        let with = self
+            .replaced
+            .as_ref()
+            .map(|(_, with)| (with.as_ptr() as usize, &with[..]));
+        std::iter::once(base).chain(with)
+    }
+
     pub fn to_vec(&self) -> Vec<Part> {
         self.parts().cloned().collect()
     }

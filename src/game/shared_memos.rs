@@ -11,14 +11,15 @@
 //!
 //! Budgets: a game's state and memory limits count the states the engine held when the sweep
 //! began plus those published since, each once, exactly as one thread would count them, and a
-//! worker's search in progress (its stack) on top of them; the workers' private copies of their
-//! own values are not counted.
+//! worker's search in progress (its stack) on top of them; each worker's private copy of its own
+//! values is charged to the session's ledger, so that all of them count.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock, PoisonError, RwLock};
 
 use rustc_hash::{FxHashMap, FxHasher};
 
+use super::budget::Charge;
 use super::solver::{pack, SPARSE_ENTRY_BYTES};
 use super::vocabulary::Structure;
 use super::{Engine, GameId, Limits, SolveError, Solver};
@@ -93,10 +94,12 @@ impl FreshValues {
     }
 }
 
-/// A worker's solver's way to the shared memos of its game.
+/// A worker's solver's way to the shared memos of its game, and the charge of the worker's own
+/// copy of the values it found (on the session's ledger, so that every worker's copy counts).
 pub(super) struct SweepLink {
     pub(super) sweep: Arc<Sweep>,
     pub(super) game: GameId,
+    pub(super) own: Charge,
 }
 
 impl SweepLink {
@@ -134,10 +137,25 @@ impl SweepLink {
             + self
                 .fresh_values()
                 .map_or(0, |f| f.bytes.load(Ordering::Relaxed));
-        if bytes + more > limits.max_memory {
+        if bytes + more > limits.room() {
             return Err(SolveError::MemoryLimit(limits.max_memory));
         }
         Ok(())
+    }
+
+    /// Fails when `more` bytes, with the worker's own values grown to `own_bytes`, would take
+    /// the game's memos over the memory limit; else charges the growth of its own values.
+    pub(super) fn check_own(
+        &mut self,
+        more: usize,
+        own_bytes: usize,
+        limits: &Limits,
+    ) -> Result<(), SolveError> {
+        let growth = own_bytes.saturating_sub(self.own.bytes());
+        self.check_bytes(more + growth, limits)?;
+        self.own
+            .set(own_bytes)
+            .map_err(|_| SolveError::MemoryLimit(limits.max_memory))
     }
 }
 
@@ -183,6 +201,7 @@ impl Engine {
                 Solver::linked(SweepLink {
                     sweep: sweep.clone(),
                     game,
+                    own: sweep.limits.charge(),
                 })
             })
             .collect();

@@ -245,7 +245,7 @@ impl Solver {
             Store::HeapSequence(heap) => {
                 let v = heap.value(state[0] as u64, limits)?;
                 self.stored = self.stored.max(heap.len());
-                if heap.bytes() > limits.max_memory {
+                if heap.bytes() > limits.room() {
                     return Err(SolveError::MemoryLimit(limits.max_memory));
                 }
                 return Ok(v as u64);
@@ -412,7 +412,7 @@ impl Solver {
         let held = stack.bytes(growth);
         match self.link() {
             Some(link) => link.check_bytes(held, limits),
-            None if self.bytes() + held > limits.max_memory => {
+            None if self.bytes() + held > limits.room() => {
                 Err(SolveError::MemoryLimit(limits.max_memory))
             }
             None => Ok(()),
@@ -438,7 +438,7 @@ impl Solver {
                 let key = pack(state);
                 if !own.contains(state, key) {
                     let entry = state.len() * 8 + SPARSE_ENTRY_BYTES;
-                    link.check_bytes(held + entry, limits)?;
+                    link.check_own(held + entry, own.bytes_with(state, key), limits)?;
                 }
                 own.insert(state, key, value);
                 if value < ACTIVE {
@@ -479,8 +479,9 @@ impl Solver {
             let bytes = tables + stack.bytes(growth);
             let over = match link {
                 Some(link) => link.check_bytes(bytes, limits).err(),
-                None => (bytes > limits.max_memory)
-                    .then_some(SolveError::MemoryLimit(limits.max_memory)),
+                None => {
+                    (bytes > limits.room()).then_some(SolveError::MemoryLimit(limits.max_memory))
+                }
             };
             stack.counted += usize::from(counted);
             let reached = match self.far_from {

@@ -443,7 +443,7 @@ impl<M: Measure> Search<'_, M> {
             + budget::vector(&self.keys, key.len())
             + budget::vector(&self.numbers, 0)
             + budget::vector(&self.child, 0);
-        if held > limits.max_memory {
+        if held > limits.room() {
             return Err(SolveError::MemoryLimit(limits.max_memory));
         }
         self.table.insert_active(key);

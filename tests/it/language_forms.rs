@@ -216,17 +216,29 @@ proptest! {
                 expected.extend([a, b, cell(a, b)]);
             }
         }
-        prop_assert_eq!(integers(&table), expected);
+        prop_assert_eq!(integers(&table), expected.clone());
 
+        // JSON: one record a cell, as the CSV's rows.
         let json = read("t.json");
-        let values = json.split("\"values\": ").nth(1).unwrap();
-        let grid: Vec<i64> = (0..rows).flat_map(|a| (0..cols).map(move |b| cell(a, b))).collect();
-        prop_assert_eq!(integers(values), grid);
-        let row_axis = format!("\"rows\": {{\"name\": \"a\", \"start\": 0, \"last\": {}}}", rows - 1);
-        prop_assert!(json.contains(&row_axis), "{}", json);
+        let records: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let cells: Vec<i64> = records
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|r| ["a", "b", "value"].map(|key| r[key].as_i64().unwrap()))
+            .collect();
+        prop_assert_eq!(cells, expected);
 
+        // Each file is said in one line, and a `.txt` file is the answer as printed without `to`.
+        prop_assert_eq!(printed.lines().count(), 4, "{}", printed);
+        prop_assert!(printed.lines().all(|line| line.starts_with("wrote ")), "{}", printed);
         let text = read("p.txt");
-        prop_assert!(printed.contains(text.trim_end()), "{}\n{}", printed, text);
+        let shown = grundy::run_to_string(
+            "forms",
+            &format!("ppos {value} for a in 0..{rows}, b in 0..{cols}"),
+        )
+        .unwrap();
+        prop_assert_eq!(&text, &shown);
         let zeros: Vec<i64> = (0..rows)
             .flat_map(|a| (0..cols).map(move |b| (a, b)))
             .filter(|&(a, b)| cell(a, b) == 0)

@@ -160,3 +160,139 @@ fn the_longest_statement_allowed_parses_within_the_limit() {
     assert_eq!(ran.stdout.trim(), (count + 1).to_string());
     within_the_limit(&ran, "a list of 20,001 elements in one statement");
 }
+
+#[test]
+fn a_list_of_small_lists_stops_at_the_memory_limit() {
+    // 20 million lists of four: some 3.5 GB when nothing counted them.
+    stops_within_the_limit(
+        "let x = [[a, b, a, b] for a in 0..4000, b in 0..4999]",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn a_list_of_long_lists_stops_at_the_memory_limit() {
+    stops_within_the_limit(
+        "let x = [[n for n in 0..10^6] for m in 0..1000]",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn lists_held_by_globals_count_together() {
+    // Each list of 10^6 fits alone; together they pass the limit.
+    let lists: Vec<String> = (0..6)
+        .map(|i| format!("let x{i} = [n for n in 0..10^6]"))
+        .collect();
+    stops_within_the_limit(&lists.join("\n"), "grundy::memory_limit");
+}
+
+#[test]
+fn a_sequence_too_long_to_hold_stops_at_the_memory_limit() {
+    stops_within_the_limit("sequence nim 0..=10^7", "grundy::memory_limit");
+}
+
+#[test]
+fn a_table_too_large_to_hold_stops_at_the_memory_limit() {
+    // 9 million cells of 24 bytes.
+    stops_within_the_limit(
+        "table a * b for a in 0..3000, b in 0..3000",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn a_parallel_check_keeps_its_workers_within_the_limit() {
+    // Each case builds a list of some 32 MB (48 MB as it last grows): one fits in the limit, two at once do not, so the
+    // workers that meet the limit leave their cases to the main thread, which runs them alone.
+    let source = "check len([n for n in 0..10^6]) == 10^6 for a in 0..30";
+    let baseline = run("print 1");
+    let swept = measured::run_measured(
+        &["--max-memory", &LIMIT_MIB.to_string(), "--threads", "2"],
+        source,
+    );
+    assert_eq!(swept.code, Some(0), "{}", swept.stderr);
+    let bound = baseline.peak_kib + (LIMIT_MIB << 10) + SLACK_KIB;
+    assert!(
+        swept.peak_kib <= bound,
+        "peak {} KiB, more than {bound} KiB",
+        swept.peak_kib
+    );
+}
+
+#[test]
+fn several_reads_count_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("heaps.txt");
+    let numbers: Vec<String> = (0..1_000_000)
+        .map(|n: u32| (n % 1000).to_string())
+        .collect();
+    std::fs::write(&file, numbers.join("\n")).unwrap();
+    let path = file.display().to_string();
+    // One list of 10^6 integers fits in the limit; six do not.
+    let reads: Vec<String> = (0..6)
+        .map(|i| format!("let h{i} = read({path:?})"))
+        .collect();
+    let root = dir.path().display().to_string();
+    stops_within_the_limit_with(
+        &["--root", &root],
+        &reads.join("\n"),
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn a_large_picture_stops_at_the_memory_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("w.png").display().to_string();
+    let root = dir.path().display().to_string();
+    stops_within_the_limit_with(
+        &["--root", &root],
+        &format!("plot table wythoff 0..100, 0..100 to {file:?} size 8192 x 8192"),
+        "grundy::memory_limit",
+    );
+    assert!(!std::path::Path::new(&file).exists());
+}
+
+#[test]
+fn a_sequence_written_to_a_file_is_streamed_and_said_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("nim.csv").display().to_string();
+    // Five million values held would take some 120 MB; written as found, almost nothing.
+    let baseline = run("print 1");
+    let root = dir.path().display().to_string();
+    let limit = LIMIT_MIB.to_string();
+    let written = measured::run_measured(
+        &["--max-memory", &limit, "--root", &root],
+        &format!("sequence nim 0..=4999999 to {file:?}"),
+    );
+    assert_eq!(written.code, Some(0), "{}", written.stderr);
+    assert_eq!(
+        written.stdout,
+        format!("wrote 5000000 values of nim (n = 0..=4999999) to {file}\n")
+    );
+    assert!(
+        written.peak_kib < baseline.peak_kib + SLACK_KIB,
+        "peak {} KiB",
+        written.peak_kib
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("n,value"));
+    // Nim's heap n has value n.
+    assert!(lines
+        .enumerate()
+        .all(|(i, line)| line == format!("{i},{i}")));
+}
+
+#[test]
+fn threads_past_four_a_core_are_refused() {
+    let refused = run_with_threads("100000");
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    assert!(refused.stderr.contains("a core"), "{}", refused.stderr);
+    assert_eq!(run_with_threads("2").code, Some(0));
+}
+
+fn run_with_threads(threads: &str) -> measured::Run {
+    measured::run_measured(&["--threads", threads], "print 1")
+}

@@ -277,7 +277,7 @@ impl HeapSequence {
     ) -> Result<(), SolveError> {
         let tables = (self.bytes() - self.values.bytes() - self.code_bytes() + more) as u128;
         let needs = (n as u128 + 1) * width as u128 + tables;
-        if needs <= limits.max_memory as u128 {
+        if needs <= limits.room() as u128 {
             return Ok(());
         }
         Err(SolveError::HeapMemory {

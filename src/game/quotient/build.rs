@@ -247,7 +247,7 @@ fn realize(
 ) -> Result<Realized, SolveError> {
     let interrupted = || effort.check();
     let limits = effort.limits;
-    if budget::boxed(product.size() * 2) + budget::boxed(product.size() * 8) > limits.max_memory {
+    if budget::boxed(product.size() * 2) + budget::boxed(product.size() * 8) > limits.room() {
         return Err(SolveError::MemoryLimit(limits.max_memory));
     }
     let heaps = candidate_heaps(product, images, options);

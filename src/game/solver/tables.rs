@@ -18,7 +18,7 @@ pub(super) enum Table {
 }
 
 fn within(bytes: usize, limits: &Limits) -> Result<(), SolveError> {
-    if bytes > limits.max_memory {
+    if bytes > limits.room() {
         return Err(SolveError::MemoryLimit(limits.max_memory));
     }
     Ok(())
@@ -145,6 +145,14 @@ impl HashedTable {
         budget::table(&self.packed, growing == Some(Table::Packed))
             + budget::table(&self.sparse, growing == Some(Table::Sparse))
             + self.key_bytes
+    }
+
+    /// The bytes of the table once it holds `state` too (not held yet).
+    pub fn bytes_with(&self, state: &[i64], key: Option<u128>) -> usize {
+        match key {
+            Some(_) => self.bytes(Some(Table::Packed)),
+            None => self.bytes(Some(Table::Sparse)) + budget::boxed(state.len() * 8),
+        }
     }
 
     pub fn contains(&self, state: &[i64], key: Option<u128>) -> bool {
