@@ -204,7 +204,8 @@ fn closing_brace(text: &str) -> Option<usize> {
         match c {
             '{' => depth += 1,
             '}' => {
-                depth -= 1;
+                // A `}` before any `{`: `text` does not start with one.
+                depth = depth.checked_sub(1)?;
                 if depth == 0 {
                     return Some(i);
                 }
@@ -233,6 +234,16 @@ fn gets_past(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The brace that closes the first, counted by hand; a text that closes before it opens
+    /// has none (it once underflowed the depth).
+    #[test]
+    fn the_closing_brace_is_the_one_that_balances_the_first() {
+        assert_eq!(closing_brace("{a{b}}c"), Some(5));
+        assert_eq!(closing_brace("{a{b}"), None);
+        assert_eq!(closing_brace("} {"), None);
+        assert_eq!(closing_brace(""), None);
+    }
 
     /// Every word in [`STATEMENT_WORDS`] starts a statement of the grammar, and every statement
     /// word of the grammar is in it: `kw_WORD` as the first part of a `*_stmt` rule or of
