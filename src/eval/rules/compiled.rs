@@ -140,6 +140,8 @@ enum CBinder {
         /// Enumerate only boxes whose xor is 0.
         xor_zero: bool,
     },
+    /// The guard of the binder before it: the bindings for which it is false go no further.
+    Guard(CExpr),
 }
 
 #[derive(Debug)]
@@ -173,6 +175,11 @@ enum CUpdate {
     },
     /// `n = [e, ...]` on a heap: the last update of its rule.
     Split(Vec<CExpr>),
+    /// `for BINDER, ... { UPDATE; ... }`: the updates once per binding, in order.
+    Loop {
+        binders: Vec<CBinder>,
+        body: Vec<CUpdate>,
+    },
 }
 
 #[derive(Debug)]
@@ -260,7 +267,8 @@ impl Compiled {
             Kind::List => rt.lists[0] = state.to_vec(),
         }
         for rule in &self.rules {
-            match self.binders(env, rule, 0, &mut rt, emit) {
+            let mut body = |this: &Self, rt: &mut Rt| this.body(env, rule, rt, emit);
+            match self.binders(env, &rule.binders, &mut rt, &mut body) {
                 Err(_) if rt.stopped => return Ok(()),
                 result => result?,
             }
@@ -276,21 +284,27 @@ impl Compiled {
         Ok(())
     }
 
+    /// Runs `body` once per binding of `binders`, in order.
     fn binders(
         &self,
         env: &Env<'_>,
-        rule: &CRule,
-        k: usize,
+        binders: &[CBinder],
         rt: &mut Rt,
-        emit: &mut Emit<'_>,
+        body: &mut dyn FnMut(&Self, &mut Rt) -> Result<(), Error>,
     ) -> Result<(), Error> {
-        let Some(binder) = rule.binders.get(k) else {
-            return self.body(env, rule, rt, emit);
+        let Some((binder, rest)) = binders.split_first() else {
+            return body(self, rt);
         };
         match binder {
+            CBinder::Guard(guard) => {
+                if eval(guard, rt)? != 0 {
+                    self.binders(env, rest, rt, body)?;
+                }
+                Ok(())
+            }
             CBinder::Let { slot, value } => {
                 rt.ints[*slot] = eval(value, rt)?;
-                self.binders(env, rule, k + 1, rt, emit)
+                self.binders(env, rest, rt, body)
             }
             CBinder::Range {
                 slot,
@@ -311,7 +325,7 @@ impl Compiled {
                 while x <= last {
                     self.tick(env, rt)?;
                     rt.ints[*slot] = x;
-                    self.binders(env, rule, k + 1, rt, emit)?;
+                    self.binders(env, rest, rt, body)?;
                     match x.checked_add(1) {
                         Some(next) => x = next,
                         None => break,
@@ -323,7 +337,7 @@ impl Compiled {
                 for &x in items.iter() {
                     self.tick(env, rt)?;
                     rt.ints[*slot] = x;
-                    self.binders(env, rule, k + 1, rt, emit)?;
+                    self.binders(env, rest, rt, body)?;
                 }
                 Ok(())
             }
@@ -337,7 +351,7 @@ impl Compiled {
                 for x in values {
                     self.tick(env, rt)?;
                     rt.ints[*slot] = x;
-                    self.binders(env, rule, k + 1, rt, emit)?;
+                    self.binders(env, rest, rt, body)?;
                 }
                 Ok(())
             }
@@ -383,7 +397,7 @@ impl Compiled {
                             current[n - 1] = x;
                             self.tick(env, rt)?;
                             rt.lists[*slot].clone_from(&current);
-                            self.binders(env, rule, k + 1, rt, emit)?;
+                            self.binders(env, rest, rt, body)?;
                         }
                         if !advance(&mut current[..n - 1], &highs[..n - 1], low) {
                             return Ok(());
@@ -393,7 +407,7 @@ impl Compiled {
                 loop {
                     self.tick(env, rt)?;
                     rt.lists[*slot].clone_from(&current);
-                    self.binders(env, rule, k + 1, rt, emit)?;
+                    self.binders(env, rest, rt, body)?;
                     if !advance(&mut current, &highs, low) {
                         return Ok(());
                     }
@@ -415,7 +429,7 @@ impl Compiled {
             }
         }
         let result = self
-            .updates(rule, rt)
+            .updates(env, &rule.updates, rt)
             .and_then(|()| self.emit(env, rule, rt, emit));
         // Put the state back.
         match self.kind {
@@ -460,9 +474,13 @@ impl Compiled {
         Ok(())
     }
 
-    fn updates(&self, rule: &CRule, rt: &mut Rt) -> Result<(), Error> {
-        for update in &rule.updates {
+    fn updates(&self, env: &Env<'_>, updates: &[CUpdate], rt: &mut Rt) -> Result<(), Error> {
+        for update in updates {
             match update {
+                CUpdate::Loop { binders, body } => {
+                    let mut run = |this: &Self, rt: &mut Rt| this.updates(env, body, rt);
+                    self.binders(env, binders, rt, &mut run)?;
+                }
                 CUpdate::Int {
                     slot,
                     op,

@@ -100,6 +100,24 @@ fn the_prelude_rule_games_are_compiled() {
     }
 }
 
+/// Chomp as `docs/LANGUAGE.md` writes it (a loop in its update) and a guard between binders
+/// are compiled, and answer as walked.
+#[test]
+fn loops_and_guards_are_compiled() {
+    let source = "game chomp on s[] {
+        for i in 0..len(s), k in 0..s[i] if i > 0 or k > 0 {
+            for j in i..len(s) { s[j] = min(s[j], k) }
+        }
+        for i in 0..len(s) if s[i] > 1, k in 1..s[i] { s[i] -= k }
+    }";
+    let decl = decls(source).and_then(|mut d| d.pop()).expect("parsed");
+    let chomp = game(source, decl, vec![], 300);
+    assert!(chomp.compiled.is_some());
+    for state in [vec![], vec![3, 3, 2], vec![4, 1, 1, 0], vec![1]] {
+        same(&chomp, &state).unwrap();
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
@@ -184,6 +202,49 @@ fn cond(g: &mut Gen, ints: &[String], list: bool, depth: u32) -> String {
     }
 }
 
+/// One update of a counter or of the list state, no split.
+fn update(g: &mut Gen, shape: Shape, ints: &[String], boxes: &[String]) -> String {
+    let list = shape == Shape::List;
+    let e = int_expr(g, ints, list, 2);
+    let op = g.pick(&["-=", "+=", "="]);
+    match shape {
+        Shape::Heap => format!("n {op} {e}"),
+        Shape::Tuple => format!("{} {op} {e}", g.pick(&["a", "b"])),
+        Shape::List => match boxes.last() {
+            Some(b) if g.next(2) == 0 => format!("s {} {b}", g.pick(&["-=", "+="])),
+            _ => format!("s[{}] {op} {e}", int_expr(g, ints, list, 1)),
+        },
+    }
+}
+
+/// A loop of updates, `for y in ... [if ...] { ... }`, its bounds read from the state as the
+/// updates before it left it; loops nest up to `depth` more levels.
+fn update_loop(g: &mut Gen, shape: Shape, ints: &[String], boxes: &[String], depth: u32) -> String {
+    let list = shape == Shape::List;
+    let mut ints = ints.to_vec();
+    let name = format!("y{}", ints.len());
+    let lo = int_expr(g, &ints, list, 1);
+    let hi = if list && g.next(2) == 0 {
+        "len(s)".to_string()
+    } else {
+        format!("min({}, 4)", int_expr(g, &ints, list, 1))
+    };
+    let mut binder = format!("{name} in {lo}{}{hi}", g.pick(&["..", "..="]));
+    ints.push(name);
+    if g.next(3) == 0 {
+        binder += &format!(" if {}", cond(g, &ints, list, 1));
+    }
+    let mut body = Vec::new();
+    for _ in 0..1 + g.next(2) {
+        if depth > 0 && g.next(3) == 0 {
+            body.push(update_loop(g, shape, &ints, boxes, depth - 1));
+        } else {
+            body.push(update(g, shape, &ints, boxes));
+        }
+    }
+    format!("for {binder} {{ {} }}", body.join("; "))
+}
+
 /// A random rule game and a state for it.
 fn rule_game(g: &mut Gen) -> (String, Shape) {
     let shape = match g.next(3) {
@@ -228,6 +289,13 @@ fn rule_game(g: &mut Gen) -> (String, Shape) {
                 }
             }
             ints.push(name);
+            if g.next(3) == 0 {
+                // A guard between binders (the last one's is the rule's condition).
+                let guard = cond(g, &ints, list, 1);
+                if let Some(b) = binders.last_mut() {
+                    *b += &format!(" if {guard}");
+                }
+            }
         }
         let mut conds = Vec::new();
         if g.next(4) == 0 {
@@ -245,24 +313,18 @@ fn rule_game(g: &mut Gen) -> (String, Shape) {
         }
         let mut updates = Vec::new();
         for _ in 0..1 + g.next(2) {
+            if g.next(3) == 0 {
+                updates.push(update_loop(g, shape, &ints, &boxes, 1));
+                continue;
+            }
             let e = int_expr(g, &ints, list, 2);
-            let op = g.pick(&["-=", "+=", "="]);
-            updates.push(match shape {
-                Shape::Heap => {
-                    if g.next(3) == 0 {
-                        updates.clear();
-                        let f = int_expr(g, &ints, list, 1);
-                        updates.push(format!("n = [{e}, {f}]"));
-                        break;
-                    }
-                    format!("n {op} {e}")
-                }
-                Shape::Tuple => format!("{} {op} {e}", g.pick(&["a", "b"])),
-                Shape::List => match boxes.last() {
-                    Some(b) if g.next(2) == 0 => format!("s {} {b}", g.pick(&["-=", "+="])),
-                    _ => format!("s[{}] {op} {e}", int_expr(g, &ints, list, 1)),
-                },
-            });
+            if shape == Shape::Heap && g.next(3) == 0 {
+                updates.clear();
+                let f = int_expr(g, &ints, list, 1);
+                updates.push(format!("n = [{e}, {f}]"));
+                break;
+            }
+            updates.push(update(g, shape, &ints, &boxes));
         }
         let binders = if binders.is_empty() {
             String::new()
@@ -325,6 +387,7 @@ proptest! {
 #[test]
 fn most_random_rule_games_are_compiled() {
     let (mut parsed, mut compiled) = (0, 0);
+    let (mut looped, mut looped_compiled) = (0, 0);
     for seed in 1..500u64 {
         let mut g = Gen(seed * 7919);
         let (source, _) = rule_game(&mut g);
@@ -332,10 +395,19 @@ fn most_random_rule_games_are_compiled() {
             continue;
         };
         parsed += 1;
-        compiled += game(&source, decl, vec![Value::Int(1)], 300)
+        let is = game(&source, decl, vec![Value::Int(1)], 300)
             .compiled
             .is_some() as usize;
+        compiled += is;
+        if source.contains("for y") {
+            looped += 1;
+            looped_compiled += is;
+        }
     }
+    assert!(
+        looped > 100 && looped_compiled * 10 > looped * 8,
+        "{looped_compiled} of {looped} with loops compiled"
+    );
     assert!(parsed > 400, "{parsed} parsed");
     assert!(
         compiled * 10 > parsed * 8,

@@ -207,7 +207,7 @@ fn expand(
             constraints.truncate(depth);
             result
         }
-        CBinder::Box { .. } => None,
+        CBinder::Box { .. } | CBinder::Guard(_) => None,
     }
 }
 
@@ -230,7 +230,7 @@ fn outputs(rule: &CRule, counters: usize, defs: &[Option<Affine>]) -> Option<Vec
             CUpdate::Split(items) => {
                 return items.iter().map(|e| affine(e, &defs)).collect();
             }
-            CUpdate::Index { .. } | CUpdate::List { .. } => return None,
+            CUpdate::Index { .. } | CUpdate::List { .. } | CUpdate::Loop { .. } => return None,
         }
     }
     defs[..counters].iter().copied().collect()

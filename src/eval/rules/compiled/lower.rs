@@ -7,8 +7,8 @@ use super::{CBinder, CExpr, CRule, CUpdate, Compiled, Kind, Ty};
 use crate::eval::value::Value;
 use crate::eval::Globals;
 use crate::syntax::ast::{
-    BinaryOp, Binder, BinderKind, Expr, ExprKind, GameDecl, GameDef, Rule, StateShape, UnaryOp,
-    Update, UpdateOp,
+    BinaryOp, Binder, BinderKind, Expr, ExprKind, GameDecl, GameDef, Rule, StateShape, Step,
+    UnaryOp, Update, UpdateOp,
 };
 
 #[derive(Clone)]
@@ -101,15 +101,8 @@ impl<'d> Compiler<'d> {
     }
 
     fn rule(&mut self, rule: &'d Rule, kind: Kind) -> Option<CRule> {
-        rule.steps.is_empty().then_some(())?;
         let depth = self.scope.len();
-        let mut binders = Vec::new();
-        for binder in &rule.binders {
-            if self.state_names.contains(&binder.name.name.as_str()) {
-                return None;
-            }
-            binders.push(self.binder(binder)?);
-        }
+        let mut binders = self.binders(&rule.binders)?;
         let condition = match &rule.condition {
             Some(cond) => {
                 let (e, ty) = self.expr(cond)?;
@@ -140,9 +133,13 @@ impl<'d> Compiler<'d> {
             }
         }
         let mut updates = Vec::new();
-        for (i, update) in rule.updates.iter().enumerate() {
-            let last = i + 1 == rule.updates.len();
-            updates.push(self.update(update, kind, last)?);
+        if rule.steps.is_empty() {
+            for (i, update) in rule.updates.iter().enumerate() {
+                let last = i + 1 == rule.updates.len();
+                updates.push(self.update(update, kind, last)?);
+            }
+        } else {
+            updates = self.steps(&rule.steps, kind)?;
         }
         self.scope.truncate(depth);
         Some(CRule {
@@ -153,8 +150,41 @@ impl<'d> Compiler<'d> {
         })
     }
 
+    /// Binders in order, each followed by its guard; their names stay in scope.
+    fn binders(&mut self, binders: &'d [Binder]) -> Option<Vec<CBinder>> {
+        let mut out = Vec::new();
+        for binder in binders {
+            if self.state_names.contains(&binder.name.name.as_str()) {
+                return None;
+            }
+            out.push(self.binder(binder)?);
+            if let Some(guard) = &binder.guard {
+                out.push(CBinder::Guard(self.boolean(guard)?));
+            }
+        }
+        Some(out)
+    }
+
+    /// The steps of a rule with loops; a split (`n = [a, b]`) only as the very last update,
+    /// outside every loop.
+    fn steps(&mut self, steps: &'d [Step], kind: Kind) -> Option<Vec<CUpdate>> {
+        let mut out = Vec::new();
+        for step in steps {
+            match step {
+                Step::Update(update) => out.push(self.update(update, kind, false)?),
+                Step::Loop { binders, body, .. } => {
+                    let depth = self.scope.len();
+                    let binders = self.binders(binders)?;
+                    let body = self.steps(body, kind)?;
+                    self.scope.truncate(depth);
+                    out.push(CUpdate::Loop { binders, body });
+                }
+            }
+        }
+        Some(out)
+    }
+
     fn binder(&mut self, binder: &'d Binder) -> Option<CBinder> {
-        binder.guard.is_none().then_some(())?;
         let name = binder.name.name.as_str();
         if binder.kind == BinderKind::Let {
             let (value, ty) = self.expr(&binder.value)?;
