@@ -3,6 +3,7 @@
 
 pub(crate) mod arithmetic_splits;
 pub(crate) mod budget;
+pub mod cells;
 pub(crate) mod engine;
 pub(crate) mod graph;
 pub mod heap;

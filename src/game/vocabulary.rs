@@ -114,6 +114,31 @@ pub struct Split {
     pub unequal: bool,
 }
 
+// The moves of games on cells (a board's squares or a graph's vertices).
+
+/// One kind of move of a game played on a set of cells, each defined by adjacency alone (so a
+/// region may be moved, reflected or relabelled without changing its value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellMove {
+    /// Remove one cell.
+    RemoveOne,
+    /// Remove a cell and every neighbour still present (Node Kayles).
+    RemoveWithNeighbours,
+    /// Remove two adjacent cells (Cram, dominoes on a board).
+    RemoveAdjacentPair,
+}
+
+/// A game on cells whose moves are all of the kinds of [`CellMove`]: an option of a set is the
+/// set less what one move removes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellRules {
+    pub moves: Vec<CellMove>,
+    /// Every move touches one connected part only: a position is the sum of its parts.
+    pub split: bool,
+    /// A board's reflections and rotations keep values (the eight images of the dihedral group).
+    pub symmetric: bool,
+}
+
 // The moves of heap games, as take-and-break rules.
 
 /// A heap game whose moves are octal-style: for each [`Take`], remove `take` tokens and leave no

@@ -1,0 +1,332 @@
+//! Games on cells (`grundy::game::cells`): the native solver against a brute force written
+//! here (the plain mex over every subset, no splitting) and against the generic search, the sum
+//! rule across parts, symmetric regions sharing one entry, Cram's published nimbers, the limit
+//! of 128 cells, and the limits of a search.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use grundy::game::cells::{Board, CellSolver, MOST_CELLS};
+use grundy::game::vocabulary::{CellMove, CellRules};
+use grundy::game::{Emit, Game, Limits, SolveError, Solver};
+
+const KINDS: [CellMove; 3] = [
+    CellMove::RemoveOne,
+    CellMove::RemoveWithNeighbours,
+    CellMove::RemoveAdjacentPair,
+];
+
+/// A small xorshift generator: the tests' boards are the same on every run.
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+fn grid_neighbours(width: usize, height: usize) -> Vec<u128> {
+    let mut near = vec![0u128; width * height];
+    for r in 0..height {
+        for c in 0..width {
+            let cell = r * width + c;
+            for (dr, dc) in [(0i64, 1i64), (1, 0), (0, -1), (-1, 0)] {
+                let (rr, cc) = (r as i64 + dr, c as i64 + dc);
+                if rr >= 0 && cc >= 0 && (rr as usize) < height && (cc as usize) < width {
+                    near[cell] |= 1 << (rr as usize * width + cc as usize);
+                }
+            }
+        }
+    }
+    near
+}
+
+/// What one move of `kind` may leave of `set`, written out plainly.
+fn plain_options(near: &[u128], kind: CellMove, set: u128) -> Vec<u128> {
+    let mut options = Vec::new();
+    for c in 0..near.len() {
+        if set >> c & 1 == 0 {
+            continue;
+        }
+        match kind {
+            CellMove::RemoveOne => options.push(set & !(1 << c)),
+            CellMove::RemoveWithNeighbours => options.push(set & !(1 << c) & !near[c]),
+            CellMove::RemoveAdjacentPair => {
+                for d in c + 1..near.len() {
+                    if near[c] >> d & 1 == 1 && set >> d & 1 == 1 {
+                        options.push(set & !(1 << c) & !(1 << d));
+                    }
+                }
+            }
+        }
+    }
+    options
+}
+
+/// The Grundy value of every subset of a board of at most 16 cells, by the plain mex, from the
+/// empty set up (every option is a smaller number).
+fn brute_force(near: &[u128], kind: CellMove) -> Vec<u64> {
+    let mut values = vec![0u64; 1 << near.len()];
+    for set in 0..values.len() {
+        let seen: Vec<u64> = plain_options(near, kind, set as u128)
+            .into_iter()
+            .map(|o| values[o as usize])
+            .collect();
+        values[set] = (0..).find(|v| !seen.contains(v)).unwrap();
+    }
+    values
+}
+
+fn rules(kind: CellMove, split: bool, symmetric: bool) -> CellRules {
+    CellRules {
+        moves: vec![kind],
+        split,
+        symmetric,
+    }
+}
+
+#[test]
+fn random_boards_with_holes_have_the_brute_force_values() {
+    let mut random = Random(0x9e37_79b9_7f4a_7c15);
+    let limits = Limits::default();
+    for round in 0..60 {
+        let width = 1 + random.below(5) as usize;
+        let height = 1 + random.below((14 / width).min(5) as u64) as usize;
+        let near = grid_neighbours(width, height);
+        let kind = KINDS[round % 3];
+        let values = brute_force(&near, kind);
+        let board = Board::grid(width, height).unwrap();
+        let mut solvers = [
+            CellSolver::new(rules(kind, true, true)),
+            CellSolver::new(rules(kind, true, false)),
+            CellSolver::new(rules(kind, false, false)),
+        ];
+        for _ in 0..20 {
+            let set = random.below(1 << near.len()) as u128;
+            for solver in &mut solvers {
+                let value = solver.value(&board, set, &limits).unwrap();
+                assert_eq!(
+                    value, values[set as usize],
+                    "{width} x {height}, {set:b}, {kind:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn random_graphs_have_the_brute_force_values() {
+    let mut random = Random(0x2545_f491_4f6c_dd1d);
+    let limits = Limits::default();
+    for round in 0..60 {
+        let n = 1 + random.below(12) as usize;
+        let mut edges = Vec::new();
+        let mut near = vec![0u128; n];
+        for _ in 0..random.below(2 * n as u64 + 1) {
+            let (a, b) = (
+                random.below(n as u64) as usize,
+                random.below(n as u64) as usize,
+            );
+            edges.push((a, b));
+            if a != b {
+                near[a] |= 1 << b;
+                near[b] |= 1 << a;
+            }
+        }
+        let kind = KINDS[round % 3];
+        let values = brute_force(&near, kind);
+        let board = Board::graph(n, &edges).unwrap();
+        let mut split = CellSolver::new(rules(kind, true, false));
+        let mut whole = CellSolver::new(rules(kind, false, false));
+        for set in 0..1u128 << n {
+            assert_eq!(
+                split.value(&board, set, &limits).unwrap(),
+                values[set as usize]
+            );
+            assert_eq!(
+                whole.value(&board, set, &limits).unwrap(),
+                values[set as usize]
+            );
+        }
+    }
+}
+
+#[test]
+fn a_board_of_two_regions_is_the_sum_of_each() {
+    // 9 x 3 with a column of holes: a 4 x 3 region and a 4 x 3 region with a notch.
+    let board = Board::grid(9, 3).unwrap();
+    let all = board.all();
+    let holes: u128 = (0..3).map(|r| 1u128 << (r * 9 + 4)).sum();
+    let left: u128 = (0..3)
+        .flat_map(|r| (0..4).map(move |c| 1u128 << (r * 9 + c)))
+        .sum();
+    let notch = 1u128 << 8;
+    let right = all & !holes & !left & !notch;
+    let limits = Limits::default();
+    for kind in KINDS {
+        let whole = |set| {
+            CellSolver::new(rules(kind, false, false))
+                .value(&board, set, &limits)
+                .unwrap()
+        };
+        let sum = whole(left) ^ whole(right);
+        assert_eq!(whole(left | right), sum, "{kind:?}");
+        let mut split = CellSolver::new(rules(kind, true, false));
+        assert_eq!(split.value(&board, left | right, &limits).unwrap(), sum);
+    }
+}
+
+#[test]
+fn images_of_a_region_share_one_entry() {
+    let limits = Limits::default();
+    let mut solver = CellSolver::new(rules(CellMove::RemoveAdjacentPair, true, true));
+    let wide = solver
+        .value(&Board::grid(5, 3).unwrap(), (1 << 15) - 1, &limits)
+        .unwrap();
+    let stored = solver.stored();
+    let tall = solver
+        .value(&Board::grid(3, 5).unwrap(), (1 << 15) - 1, &limits)
+        .unwrap();
+    assert_eq!((tall, solver.stored()), (wide, stored));
+    // An L of five cells, in each of its eight orientations, placed anywhere on a 6 x 6 board.
+    let board = Board::grid(6, 6).unwrap();
+    let shapes: [&[(usize, usize)]; 8] = [
+        &[(0, 0), (1, 0), (2, 0), (3, 0), (3, 1)],
+        &[(0, 1), (1, 1), (2, 1), (3, 1), (3, 0)],
+        &[(0, 0), (0, 1), (1, 0), (2, 0), (3, 0)],
+        &[(0, 0), (0, 1), (1, 1), (2, 1), (3, 1)],
+        &[(0, 0), (0, 1), (0, 2), (0, 3), (1, 0)],
+        &[(0, 0), (0, 1), (0, 2), (0, 3), (1, 3)],
+        &[(1, 0), (1, 1), (1, 2), (1, 3), (0, 0)],
+        &[(1, 0), (1, 1), (1, 2), (1, 3), (0, 3)],
+    ];
+    let mut plain = CellSolver::new(rules(CellMove::RemoveOne, false, false));
+    let mut folded = CellSolver::new(rules(CellMove::RemoveOne, true, true));
+    let at = |shape: &[(usize, usize)], dr: usize, dc: usize| -> u128 {
+        shape
+            .iter()
+            .map(|&(r, c)| 1u128 << ((r + dr) * 6 + c + dc))
+            .sum()
+    };
+    let first = plain.value(&board, at(shapes[0], 0, 0), &limits).unwrap();
+    folded.value(&board, at(shapes[0], 0, 0), &limits).unwrap();
+    let stored = folded.stored();
+    for (i, shape) in shapes.iter().enumerate() {
+        let set = at(shape, i % 2, i / 3);
+        assert_eq!(folded.value(&board, set, &limits).unwrap(), first);
+        assert_eq!(folded.stored(), stored, "image {i} stored again");
+    }
+}
+
+#[test]
+fn cram_has_the_published_nimbers() {
+    // beling/impartial-games, README: 4x4 = 0, 4x5 = 2, 5x5 = 0, 4x6 = 0, 5x6 = 2, 4x7 = 3.
+    let limits = Limits::default();
+    let mut solver = CellSolver::new(rules(CellMove::RemoveAdjacentPair, true, true));
+    for (rows, columns, nimber) in [
+        (4, 4, 0),
+        (4, 5, 2),
+        (5, 5, 0),
+        (4, 6, 0),
+        (5, 6, 2),
+        (4, 7, 3),
+    ] {
+        let board = Board::grid(columns, rows).unwrap();
+        let value = solver.value(&board, board.all(), &limits).unwrap();
+        assert_eq!(value, nimber, "{rows} x {columns}");
+    }
+}
+
+/// The same moves as a plain game of the engine: a state is the set as two counters.
+struct Plain {
+    near: Vec<u128>,
+    kind: CellMove,
+}
+
+impl Game for Plain {
+    fn heap_like(&self) -> bool {
+        false
+    }
+
+    fn options(&self, state: &[i64], emit: &mut Emit<'_>) -> Result<(), SolveError> {
+        let set = state[0] as u128 | (state[1] as u128) << 64;
+        for option in plain_options(&self.near, self.kind, set) {
+            if emit(&[option as u64 as i64, (option >> 64) as i64]).is_break() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&self, state: &[i64]) -> String {
+        format!("{state:?}")
+    }
+}
+
+#[test]
+fn the_native_solver_gives_the_generic_search_s_values() {
+    let mut random = Random(0xdead_beef_cafe_f00d);
+    let limits = Limits::default();
+    for round in 0..12 {
+        let (width, height) = (2 + random.below(4) as usize, 2 + random.below(3) as usize);
+        let kind = KINDS[round % 3];
+        let board = Board::grid(width, height).unwrap();
+        let mut generic = Solver::new(Arc::new(Plain {
+            near: grid_neighbours(width, height),
+            kind,
+        }));
+        let mut native = CellSolver::new(rules(kind, true, true));
+        for _ in 0..5 {
+            let set = random.below(1 << (width * height)) as u128;
+            let plain = generic.value(&[set as i64, 0], &limits).unwrap();
+            assert_eq!(native.value(&board, set, &limits).unwrap(), plain);
+        }
+    }
+}
+
+#[test]
+fn a_board_over_128_cells_is_refused() {
+    let refused = Board::grid(12, 11).unwrap_err();
+    assert_eq!(refused.cells, 132);
+    assert!(
+        refused.to_string().contains("at most 128 cells"),
+        "{refused}"
+    );
+    assert_eq!(Board::graph(MOST_CELLS + 1, &[]).unwrap_err().cells, 129);
+    let full = Board::grid(16, 8).unwrap();
+    assert_eq!(full.all(), u128::MAX);
+}
+
+#[test]
+fn a_search_past_its_limits_ends_with_the_limit() {
+    let board = Board::grid(8, 8).unwrap();
+    let small = Limits {
+        max_memory: 1 << 20,
+        ..Limits::default()
+    };
+    let mut solver = CellSolver::new(rules(CellMove::RemoveAdjacentPair, true, true));
+    assert_eq!(
+        solver.value(&board, board.all(), &small),
+        Err(SolveError::MemoryLimit(1 << 20))
+    );
+    assert!(solver.bytes() <= 1 << 20, "{} bytes held", solver.bytes());
+    let few = Limits {
+        max_states: 1000,
+        ..Limits::default()
+    };
+    let mut solver = CellSolver::new(rules(CellMove::RemoveAdjacentPair, true, true));
+    assert_eq!(
+        solver.value(&board, board.all(), &few),
+        Err(SolveError::StateLimit(1000))
+    );
+    let stopped = Limits::default();
+    stopped.interrupt.store(true, Ordering::Relaxed);
+    let mut solver = CellSolver::new(rules(CellMove::RemoveAdjacentPair, true, true));
+    assert_eq!(
+        solver.value(&board, board.all(), &stopped),
+        Err(SolveError::Interrupted)
+    );
+}
