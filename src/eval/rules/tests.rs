@@ -100,7 +100,7 @@ fn the_prelude_rule_games_are_compiled() {
     }
 }
 
-/// Chomp as `docs/LANGUAGE.md` writes it (a loop in its update) and a guard between binders
+/// Chomp as the reference writes it (a loop in its update) and a guard between binders
 /// are compiled, and answer as walked.
 #[test]
 fn loops_and_guards_are_compiled() {
