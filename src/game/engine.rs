@@ -102,7 +102,7 @@ impl Engine {
         let solver = &self.solvers[part.game];
         let sequence = solver.has_heap_sequence();
         if solver.game().heap_like() && n > 4096 {
-            if self.structures[part.game] == Structure::Nim {
+            if self.structures[part.game].is_nim() {
                 return Ok(n as u64);
             }
             let structure = self.structure(part.game);
@@ -111,9 +111,8 @@ impl Engine {
             // no heap sequence. Other heap sequences certify their own periods as they grow.
             // The choice is the game's and the heap's alone: a pattern that `period` found
             // before changes nothing (else a refusal could depend on what was asked first).
-            let split_all = matches!(structure, Structure::TakeAnyOrSplit { .. });
-            let from_pattern =
-                split_all || (n >= HUGE && !sequence && *structure != Structure::Unknown);
+            let split_all = structure.takes_any_or_splits();
+            let from_pattern = split_all || (n >= HUGE && !sequence && structure.is_known());
             if from_pattern {
                 match self.huge_value(part.game, n) {
                     Err(SolveError::Unknown { .. }) if n < HUGE || sequence => {}
@@ -124,7 +123,7 @@ impl Engine {
         let limits = self.limits.clone();
         let result = self.solvers[part.game].value(&part.state, &limits);
         if !matches!(result, Err(SolveError::HeapMemory { .. }))
-            || *self.structure(part.game) == Structure::Unknown
+            || !self.structure(part.game).is_known()
         {
             return result;
         }
@@ -204,10 +203,10 @@ impl Engine {
 
     /// The options of one component, as lists of components.
     pub fn part_options(&self, part: &Part) -> Result<Vec<Vec<Part>>, SolveError> {
-        let few_options = matches!(
-            self.structure(part.game),
-            Structure::Subtraction { largest } if *largest <= MOST_OPTIONS_OF_A_HUGE_HEAP
-        );
+        let few_options = self
+            .structure(part.game)
+            .largest_subtraction()
+            .is_some_and(|largest| largest <= MOST_OPTIONS_OF_A_HUGE_HEAP);
         // A huge heap that the solver valued (a game of sparse reach) has few options.
         let valued = || self.solvers[part.game].known(&part.state).is_some();
         if self.is_huge(part) && !few_options && !valued() {
