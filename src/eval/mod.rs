@@ -452,21 +452,27 @@ impl Interpreter {
                 })?;
                 Arc::new(octal)
             }
-            GameDef::Subtraction { set } => Arc::new(
-                self.subtraction(&decl, &display, &args, set)
-                    .map_err(|e| e.declared_in(&origin))?,
-            ),
-            GameDef::Graph { lines } => {
-                let mut graph = Graph::new(&display);
-                for line in lines {
-                    let from = graph.node(&line.from.name);
-                    for to in &line.to {
-                        let to = graph.node(&to.name);
-                        graph.edge(from, to);
-                    }
-                }
-                Arc::new(graph)
+            GameDef::Subtraction { set } => {
+                let (finite, open_from) = self
+                    .subtraction_set(&decl, &args, set)
+                    .map_err(|e| e.declared_in(&origin))?;
+                let game = Subtraction::of_set(&display, finite, open_from).map_err(|bad| {
+                    Error::invalid(
+                        format!("a subtraction set holds positive integers, not {bad}"),
+                        set.span,
+                        "every move takes at least one token",
+                    )
+                    .declared_in(&origin)
+                })?;
+                Arc::new(game)
             }
+            GameDef::Graph { lines } => Arc::new(Graph::from_lines(
+                &display,
+                lines.iter().map(|line| {
+                    let to = line.to.iter().map(|to| to.name.as_str());
+                    (line.from.name.as_str(), to)
+                }),
+            )),
         };
         let _ = span;
         let id = self.engine.add_game(game);
@@ -475,38 +481,30 @@ impl Interpreter {
         Ok(value)
     }
 
-    fn subtraction(
+    /// The members of a declared subtraction set, as the game takes them: the finite members
+    /// and, for an open range `a..`, its start.
+    fn subtraction_set(
         &mut self,
         decl: &GameDecl,
-        display: &str,
         args: &[Value],
         set: &Expr,
-    ) -> Result<Subtraction, Error> {
+    ) -> Result<(Vec<i64>, Option<i64>), Error> {
         let mut eval = Eval::new(self);
         for (param, value) in decl.params.iter().zip(args) {
             eval.push(&param.name, value.clone());
         }
-        let (finite, open_from) =
-            match eval.eval(set)? {
-                Value::Range { start, last: None } => (Vec::new(), Some(start)),
-                Value::Range { .. } | Value::Set(_) | Value::List(_) => {
-                    (builtin_calls::ints(&mut eval, set)?, None)
-                }
-                other => return Err(Error::type_mismatch(
-                    "a set, list or range of positive integers",
-                    other.type_name(),
-                    set.span,
-                    "write e.g. `subtraction {1, 3, 4}`, `subtraction 1..=4` or `subtraction 1..`",
-                )),
-            };
-        if let Some(bad) = finite.iter().chain(&open_from).find(|&&s| s < 1) {
-            return Err(Error::invalid(
-                format!("a subtraction set holds positive integers, not {bad}"),
+        match eval.eval(set)? {
+            Value::Range { start, last: None } => Ok((Vec::new(), Some(start))),
+            Value::Range { .. } | Value::Set(_) | Value::List(_) => {
+                Ok((builtin_calls::ints(&mut eval, set)?, None))
+            }
+            other => Err(Error::type_mismatch(
+                "a set, list or range of positive integers",
+                other.type_name(),
                 set.span,
-                "every move takes at least one token",
-            ));
+                "write e.g. `subtraction {1, 3, 4}`, `subtraction 1..=4` or `subtraction 1..`",
+            )),
         }
-        Ok(Subtraction::new(display, finite, open_from))
     }
 
     fn query(&mut self, query: Query, target: &Expr, origin: &Origin) -> Result<String, Error> {

@@ -50,7 +50,7 @@ impl Interpreter {
                 None => text.push_str(" is INCOMPLETE: stopped before any heap"),
             }
         }
-        let presentation = q.presentation(&self.engine)?;
+        let presentation = q.presentation(&self.engine.limits)?;
         let generators = presentation.generators();
         text.push_str(&format!(
             ":\n  order {}, {generators} generator{}, {}",

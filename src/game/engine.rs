@@ -6,9 +6,11 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::loopy;
+use super::misere::{Genus, Misere};
 use super::period_pipeline::{Pattern, HUGE};
 use super::position::{GameId, Part, PlayedOptions, Position, MOST_OPTIONS_OF_A_HUGE_HEAP};
-use super::sums::{self, MisereSums};
+use super::quotient::QuotientRun;
+use super::sums::Solvers;
 use super::vocabulary::{GValue, Outcome, Structure};
 use super::{Game, Limits, Method, SolveError, Solver};
 
@@ -19,10 +21,9 @@ pub struct Engine {
     pub(super) patterns: FxHashMap<GameId, Pattern>,
     /// Generalized values of the games found to be loopy.
     loopy: FxHashMap<GameId, FxHashMap<Box<[i64]>, GValue>>,
-    /// The sums searched under misère play, and their misère values and genera.
-    pub(super) sums: MisereSums,
-    /// The misère quotients of heap games met in misère sums.
-    pub(super) quotients: super::quotient::QuotientCache,
+    /// The sums searched under misère play, their misère values, outcomes and genera, and the
+    /// misère quotients of heap games met in them.
+    misere: Misere,
     pub limits: Limits,
     /// Whether this is the engine of a worker of a parallel sweep (see [`super::shared_memos`]).
     pub(super) in_sweep: bool,
@@ -35,8 +36,7 @@ impl Engine {
             structures: Vec::new(),
             patterns: FxHashMap::default(),
             loopy: FxHashMap::default(),
-            sums: MisereSums::default(),
-            quotients: Default::default(),
+            misere: Misere::default(),
             limits,
             in_sweep: false,
         }
@@ -102,7 +102,7 @@ impl Engine {
         let solver = &self.solvers[part.game];
         let sequence = solver.has_heap_sequence();
         if solver.game().heap_like() && n > 4096 {
-            if self.structures[part.game] == Structure::Nim {
+            if self.structures[part.game].is_nim() {
                 return Ok(n as u64);
             }
             let structure = self.structure(part.game);
@@ -111,9 +111,8 @@ impl Engine {
             // no heap sequence. Other heap sequences certify their own periods as they grow.
             // The choice is the game's and the heap's alone: a pattern that `period` found
             // before changes nothing (else a refusal could depend on what was asked first).
-            let split_all = matches!(structure, Structure::TakeAnyOrSplit { .. });
-            let from_pattern =
-                split_all || (n >= HUGE && !sequence && *structure != Structure::Unknown);
+            let split_all = structure.takes_any_or_splits();
+            let from_pattern = split_all || (n >= HUGE && !sequence && structure.is_known());
             if from_pattern {
                 match self.huge_value(part.game, n) {
                     Err(SolveError::Unknown { .. }) if n < HUGE || sequence => {}
@@ -124,7 +123,7 @@ impl Engine {
         let limits = self.limits.clone();
         let result = self.solvers[part.game].value(&part.state, &limits);
         if !matches!(result, Err(SolveError::HeapMemory { .. }))
-            || *self.structure(part.game) == Structure::Unknown
+            || !self.structure(part.game).is_known()
         {
             return result;
         }
@@ -162,18 +161,12 @@ impl Engine {
 
     /// The generalized value of a position: of the sum of its components (see
     /// [`GValue::sum`]), or for misère play the misère Grundy value of the whole sum (0 and 1
-    /// from the quotient when it settles them, see [`Engine::quotient_misere_value`]).
+    /// from the quotient when it settles them, see [`Misere::value`]).
     pub fn gvalue(&mut self, position: &Position) -> Result<GValue, SolveError> {
         if position.misere {
-            let found = match self.quotient_misere_value(position) {
-                Ok(Some(value)) => Ok(value),
-                Ok(None) => self.misere_value(&position.to_vec()),
-                Err(e) => Err(e),
-            };
-            return match found {
-                Err(SolveError::Loop(cycle)) => Err(SolveError::MisereLoopyValue(cycle)),
-                found => found.map(GValue::Finite),
-            };
+            return self
+                .with_misere(|misere, engine| misere.value(engine, position))
+                .map(GValue::Finite);
         }
         let mut finite = 0;
         let mut infinite = None;
@@ -197,7 +190,7 @@ impl Engine {
     /// sum that loops by retrograde analysis (see [`super::misere_loopy`]).
     pub fn outcome(&mut self, position: &Position) -> Result<Outcome, SolveError> {
         if position.misere {
-            return self.misere_outcome(position);
+            return self.with_misere(|misere, engine| misere.outcome(engine, position));
         }
         Ok(self.gvalue(position)?.outcome())
     }
@@ -210,10 +203,10 @@ impl Engine {
 
     /// The options of one component, as lists of components.
     pub fn part_options(&self, part: &Part) -> Result<Vec<Vec<Part>>, SolveError> {
-        let few_options = matches!(
-            self.structure(part.game),
-            Structure::Subtraction { largest } if *largest <= MOST_OPTIONS_OF_A_HUGE_HEAP
-        );
+        let few_options = self
+            .structure(part.game)
+            .largest_subtraction()
+            .is_some_and(|largest| largest <= MOST_OPTIONS_OF_A_HUGE_HEAP);
         // A huge heap that the solver valued (a game of sparse reach) has few options.
         let valued = || self.solvers[part.game].known(&part.state).is_some();
         if self.is_huge(part) && !few_options && !valued() {
@@ -266,29 +259,36 @@ impl Engine {
             .collect())
     }
 
-    /// The misère Grundy value of a sum: 1 when no move is left, else the mex of its options'.
-    /// Searched on the whole sum, iteratively (see [`sums`]).
-    pub(super) fn misere_value(&mut self, parts: &[Part]) -> Result<u64, SolveError> {
+    /// The genus of a position (its misère flag is ignored: the genus covers both plays). A
+    /// position that can return to itself has none.
+    pub fn genus(&mut self, position: &Position) -> Result<Genus, SolveError> {
+        let misere = self.with_misere(|misere, engine| misere.genus_values(engine, position))?;
+        let normal = self.value(&position.with_misere(false))?;
+        Ok(Genus { normal, misere })
+    }
+
+    /// The misère quotient of the closure of heaps `start..=last` of a heap game. Progress is
+    /// reported by heaps; a limit or Ctrl-C stops it with the quotient of the heaps done.
+    pub fn quotient(&mut self, game: GameId, name: &str, start: i64, last: i64) -> QuotientRun {
+        let mut misere = std::mem::take(&mut self.misere);
+        let run = misere.quotients.run(self, game, name, start, last);
+        self.misere = misere;
+        run
+    }
+
+    /// Runs a misère question on the misère memos, taken out of the engine so that it may ask
+    /// the engine for the solvers of its components. A worker of a parallel sweep leaves every
+    /// misère question to the calling thread.
+    fn with_misere<T>(
+        &mut self,
+        f: impl FnOnce(&mut Misere, &mut Engine) -> Result<T, SolveError>,
+    ) -> Result<T, SolveError> {
         if self.in_sweep {
             return Err(SolveError::Deferred);
         }
-        self.with_sums(|engine, s| {
-            let MisereSums {
-                components,
-                values,
-                value_measure,
-                ..
-            } = s;
-            sums::number(engine, components, values, value_measure, parts)
-        })
-        .map(u64::from)
-    }
-
-    /// Runs `f` on the misère sums, taken out of the engine so that `f` may read the engine.
-    pub(super) fn with_sums<T>(&mut self, f: impl FnOnce(&Engine, &mut MisereSums) -> T) -> T {
-        let mut sums = std::mem::take(&mut self.sums);
-        let result = f(self, &mut sums);
-        self.sums = sums;
+        let mut misere = std::mem::take(&mut self.misere);
+        let result = f(&mut misere, self);
+        self.misere = misere;
         result
     }
 
@@ -302,5 +302,32 @@ impl Engine {
             .map(|p| self.game(p.game).describe(&p.state))
             .collect::<Vec<_>>()
             .join(" + ")
+    }
+}
+
+/// What the misère searches and quotients see of the engine.
+impl Solvers for Engine {
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn part_options(&self, part: &Part) -> Result<Vec<Vec<Part>>, SolveError> {
+        Engine::part_options(self, part)
+    }
+
+    fn part_value(&mut self, part: &Part) -> Result<u64, SolveError> {
+        Engine::part_value(self, part)
+    }
+
+    fn heap_like(&self, game: GameId) -> bool {
+        self.game(game).heap_like()
+    }
+
+    fn is_loopy(&self, game: GameId) -> bool {
+        Engine::is_loopy(self, game)
+    }
+
+    fn describe(&self, parts: &[Part]) -> String {
+        Engine::describe(self, parts)
     }
 }

@@ -23,6 +23,23 @@ impl Graph {
         }
     }
 
+    /// The graph of a declaration's lines, each a node and the nodes it has an edge to, in the
+    /// order written (a node is numbered where it first appears).
+    pub fn from_lines<'a, To>(name: &str, lines: impl IntoIterator<Item = (&'a str, To)>) -> Graph
+    where
+        To: IntoIterator<Item = &'a str>,
+    {
+        let mut graph = Graph::new(name);
+        for (from, to) in lines {
+            let from = graph.node(from);
+            for to in to {
+                let to = graph.node(to);
+                graph.edge(from, to);
+            }
+        }
+        graph
+    }
+
     /// The index of the node, added if new.
     pub fn node(&mut self, name: &str) -> usize {
         if let Some(i) = self.index(name) {

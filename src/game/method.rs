@@ -58,9 +58,7 @@ impl Method {
             splits: rules.takes.iter().any(|t| t.two),
             three_way: rules.takes.iter().any(|t| t.three),
             proof: match structure {
-                Structure::Octal { digits } if digits.iter().any(|d| d & 8 != 0) => {
-                    Proof::ThreeHeaps
-                }
+                Structure::Octal { .. } if structure.splits_in_three() => Proof::ThreeHeaps,
                 Structure::Nim => Proof::Nim,
                 Structure::Subtraction { .. } => Proof::Subtraction,
                 Structure::Octal { .. } => Proof::Octal,

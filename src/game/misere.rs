@@ -11,8 +11,9 @@ use std::fmt;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::engine::Engine;
-use super::sums::{self, Measure, MisereSums};
+use super::misere_loopy;
+use super::quotient::QuotientCache;
+use super::sums::{self, Components, Measure, MisereValue, Solvers, SumTable};
 use super::vocabulary::Outcome;
 use super::{budget, GameId, Part, Position, SolveError};
 
@@ -140,39 +141,80 @@ impl Measure for Genera {
     }
 }
 
-impl Engine {
-    /// The genus of a position (its misère flag is ignored: the genus covers both plays). A
-    /// position that can return to itself has none.
-    pub fn genus(&mut self, position: &Position) -> Result<Genus, SolveError> {
-        if self.in_sweep {
-            return Err(SolveError::Deferred);
-        }
-        let misere = self.with_sums(|engine, s| {
-            let MisereSums {
-                components,
-                genera,
-                genus_measure,
-                ..
-            } = s;
-            let id = sums::number(
-                engine,
-                components,
-                genera,
-                genus_measure,
-                &position.to_vec(),
-            )?;
-            Ok::<_, SolveError>(genus_measure.lists[id as usize].to_vec())
-        });
-        let misere = match misere {
-            Err(SolveError::Loop(cycle)) => return Err(SolveError::LoopyGenus(cycle)),
-            found => found?,
-        };
-        let normal = self.value(&position.with_misere(false))?;
-        Ok(Genus { normal, misere })
-    }
+/// What the misère searches keep from one question to the next: the components met, the
+/// sums valued by misère value and by genus, the misère outcomes of loopy sums (see
+/// [`super::misere_loopy`]) with the games whose sums were found to loop, the heaps that
+/// are *1 (see [`Misere::quotient_value`]) and the quotients of heap games. Each question
+/// takes the solvers of the components it needs ([`Solvers`]), nothing else of the engine.
+#[derive(Default)]
+pub struct Misere {
+    components: Components,
+    values: SumTable,
+    value_measure: MisereValue,
+    genera: SumTable,
+    genus_measure: Genera,
+    loopy_outcomes: SumTable,
+    looping: FxHashSet<GameId>,
+    /// A heap of each heap game that is *1, once found.
+    star_one: FxHashMap<GameId, i64>,
+    /// The quotients, which the `quotient` statement computes and extends too.
+    pub(super) quotients: QuotientCache,
 }
 
-impl Engine {
+impl Misere {
+    /// The misère Grundy value of a position: 0 and 1 from the quotient when it settles them
+    /// (see [`Misere::quotient_value`]), else the whole-sum search. A sum that loops has none.
+    pub fn value(
+        &mut self,
+        solvers: &mut dyn Solvers,
+        position: &Position,
+    ) -> Result<u64, SolveError> {
+        let found = match self.quotient_value(solvers, position) {
+            Ok(Some(value)) => Ok(value),
+            Ok(None) => self.sum_value(solvers, &position.to_vec()),
+            Err(e) => Err(e),
+        };
+        match found {
+            Err(SolveError::Loop(cycle)) => Err(SolveError::MisereLoopyValue(cycle)),
+            found => found,
+        }
+    }
+
+    /// The misère Grundy value of a sum: 1 when no move is left, else the mex of its options'.
+    /// Searched on the whole sum, iteratively (see [`sums`]).
+    fn sum_value(&mut self, solvers: &dyn Solvers, parts: &[Part]) -> Result<u64, SolveError> {
+        sums::number(
+            solvers,
+            &mut self.components,
+            &mut self.values,
+            &mut self.value_measure,
+            parts,
+        )
+        .map(u64::from)
+    }
+
+    /// The misère values of a position and the position plus copies of *2, up to where they
+    /// alternate (see [`Genus::misere`]); its misère flag is ignored. A position that can
+    /// return to itself has none.
+    pub fn genus_values(
+        &mut self,
+        solvers: &dyn Solvers,
+        position: &Position,
+    ) -> Result<Vec<u64>, SolveError> {
+        let id = sums::number(
+            solvers,
+            &mut self.components,
+            &mut self.genera,
+            &mut self.genus_measure,
+            &position.to_vec(),
+        );
+        match id {
+            Ok(id) => Ok(self.genus_measure.lists[id as usize].to_vec()),
+            Err(SolveError::Loop(cycle)) => Err(SolveError::LoopyGenus(cycle)),
+            Err(e) => Err(e),
+        }
+    }
+
     /// The misère value of a sum of heaps of one game when its quotient settles it, in time
     /// linear in the number of heaps: 0 when the sum is P, 1 when the sum plus a heap that is
     /// *1 is P; `None` otherwise (the whole-sum search answers then).
@@ -185,17 +227,18 @@ impl Engine {
     /// is P: either way the sum is N (as is the sum with no move, S ending with value 1 and
     /// n = 0). A heap whose every option leaves no move is the game {0} = *1 itself, so S + that
     /// heap is S + *1.
-    pub(super) fn quotient_misere_value(
+    fn quotient_value(
         &mut self,
+        solvers: &mut dyn Solvers,
         position: &Position,
     ) -> Result<Option<u64>, SolveError> {
-        match self.quotient_outcome(position)? {
+        match self.quotients.outcome(solvers, position)? {
             Some(Outcome::P) => return Ok(Some(0)),
             Some(_) => {}
             None => return Ok(None),
         }
         let game = position.parts().next().expect("a quotient answered").game;
-        let Some(one) = self.star_one(game, position)? else {
+        let Some(one) = self.star_one(solvers, game, position)? else {
             return Ok(None);
         };
         let mut parts = position.to_vec();
@@ -203,16 +246,26 @@ impl Engine {
             game,
             state: Box::new([one]),
         });
-        Ok(match self.quotient_outcome(&Position::new(parts, true))? {
-            Some(Outcome::P) => Some(1),
-            _ => None,
-        })
+        Ok(
+            match self
+                .quotients
+                .outcome(solvers, &Position::new(parts, true))?
+            {
+                Some(Outcome::P) => Some(1),
+                _ => None,
+            },
+        )
     }
 
     /// A heap that is *1 (it has a move, and every move leaves no move) among the heaps that
     /// `position`, a sum of heaps of `game`, reaches; once found, it is kept for the game.
-    fn star_one(&mut self, game: GameId, position: &Position) -> Result<Option<i64>, SolveError> {
-        if let Some(&found) = self.sums.star_one.get(&game) {
+    fn star_one(
+        &mut self,
+        solvers: &dyn Solvers,
+        game: GameId,
+        position: &Position,
+    ) -> Result<Option<i64>, SolveError> {
+        if let Some(&found) = self.star_one.get(&game) {
             return Ok(Some(found));
         }
         let heap = |n: i64| Part {
@@ -222,21 +275,72 @@ impl Engine {
         let mut seen: FxHashSet<i64> = position.parts().map(|p| p.state[0]).collect();
         let mut next: Vec<i64> = seen.iter().copied().collect();
         while let Some(n) = next.pop() {
-            self.limits.check_interrupt()?;
-            let options = self.part_options(&heap(n))?;
+            solvers.limits().check_interrupt()?;
+            let options = solvers.part_options(&heap(n))?;
             let mut ends = !options.is_empty();
             for part in options.iter().flatten() {
-                ends = ends && self.part_options(part)?.is_empty();
+                ends = ends && solvers.part_options(part)?.is_empty();
                 if seen.insert(part.state[0]) {
                     next.push(part.state[0]);
                 }
             }
             if ends {
-                self.sums.star_one.insert(game, n);
+                self.star_one.insert(game, n);
                 return Ok(Some(n));
             }
         }
         Ok(None)
+    }
+
+    /// The misère outcome of a position: from the quotient or the misère value when its games
+    /// have no loops, else by retrograde analysis of its graph (see [`super::misere_loopy`]).
+    pub fn outcome(
+        &mut self,
+        solvers: &mut dyn Solvers,
+        position: &Position,
+    ) -> Result<Outcome, SolveError> {
+        let looping = position
+            .parts()
+            .any(|p| solvers.is_loopy(p.game) || self.looping.contains(&p.game));
+        if !looping {
+            let found = match self.quotients.outcome(solvers, position) {
+                Ok(Some(outcome)) => Ok(outcome),
+                Ok(None) => self.sum_value(solvers, &position.to_vec()).map(|v| {
+                    if v == 0 {
+                        Outcome::P
+                    } else {
+                        Outcome::N
+                    }
+                }),
+                Err(e) => Err(e),
+            };
+            match found {
+                Err(SolveError::Loop(_)) => self.mark_looping(solvers, position),
+                found => return found,
+            }
+        }
+        misere_loopy::outcome(
+            solvers,
+            &mut self.components,
+            &mut self.loopy_outcomes,
+            &position.to_vec(),
+        )
+    }
+
+    /// After a loop in the misère search of `position`: marks the games whose own component
+    /// loops (or cannot be shown not to, its value stopping at a limit), so that their later
+    /// sums go to retrograde analysis while the other games keep their quotient. A loop of a sum
+    /// is a loop of some component, since each move changes one component.
+    fn mark_looping(&mut self, solvers: &mut dyn Solvers, position: &Position) {
+        let mut tested = FxHashSet::default();
+        for part in position.parts() {
+            if self.looping.contains(&part.game) || !tested.insert(part) {
+                continue;
+            }
+            if solvers.part_value(part).is_err() {
+                self.looping.insert(part.game);
+            }
+        }
     }
 }
 

@@ -12,10 +12,9 @@
 //! Misère Grundy values (and so the genus) are not defined here for loopy games: they are the
 //! mex of the options' values, which a sum that can return to itself does not have.
 
-use super::engine::Engine;
-use super::sums::{replace, Components, MisereSums, SumTable};
+use super::sums::{replace, Components, Solvers, SumTable};
 use super::vocabulary::Outcome;
-use super::{budget, Part, Position, SolveError};
+use super::{budget, Part, SolveError};
 
 const N: u32 = 0;
 const P: u32 = 1;
@@ -28,56 +27,6 @@ fn outcome_of(label: u32) -> Outcome {
         N => Outcome::N,
         P => Outcome::P,
         _ => Outcome::D,
-    }
-}
-
-impl Engine {
-    /// The misère outcome of a position: from the quotient or the misère value when its games
-    /// have no loops, else by retrograde analysis of its graph.
-    pub(super) fn misere_outcome(&mut self, position: &Position) -> Result<Outcome, SolveError> {
-        let looping = |engine: &Engine| {
-            position
-                .parts()
-                .any(|p| engine.is_loopy(p.game) || engine.sums.looping.contains(&p.game))
-        };
-        if !looping(self) {
-            let found = match self.quotient_outcome(position) {
-                Ok(Some(outcome)) => Ok(outcome),
-                Ok(None) => self.misere_value(&position.to_vec()).map(|v| {
-                    if v == 0 {
-                        Outcome::P
-                    } else {
-                        Outcome::N
-                    }
-                }),
-                Err(e) => Err(e),
-            };
-            match found {
-                Err(SolveError::Loop(_)) => self.mark_looping(position),
-                found => return found,
-            }
-        }
-        if self.in_sweep {
-            return Err(SolveError::Deferred);
-        }
-        let parts = position.to_vec();
-        self.with_sums(|engine, sums| loopy_outcome(engine, sums, &parts))
-    }
-
-    /// After a loop in the misère search of `position`: marks the games whose own component
-    /// loops (or cannot be shown not to, its value stopping at a limit), so that their later
-    /// sums go to retrograde analysis while the other games keep their quotient. A loop of a sum
-    /// is a loop of some component, since each move changes one component.
-    fn mark_looping(&mut self, position: &Position) {
-        let mut tested = rustc_hash::FxHashSet::default();
-        for part in position.parts() {
-            if self.sums.looping.contains(&part.game) || !tested.insert(part) {
-                continue;
-            }
-            if self.part_value(part).is_err() {
-                self.sums.looping.insert(part.game);
-            }
-        }
     }
 }
 
@@ -118,23 +67,20 @@ impl Graph {
     }
 }
 
-/// The misère outcome of the sum of `parts`, labelling every sum it reaches.
-fn loopy_outcome(
-    engine: &Engine,
-    sums: &mut MisereSums,
+/// The misère outcome of the sum of `parts`, labelling every sum it reaches; `known` keeps the
+/// sums labelled, from one question to the next.
+pub(super) fn outcome(
+    solvers: &dyn Solvers,
+    components: &mut Components,
+    known: &mut SumTable,
     parts: &[Part],
 ) -> Result<Outcome, SolveError> {
-    let MisereSums {
-        components,
-        loopy_outcomes: known,
-        ..
-    } = sums;
-    let root = components.key(engine, parts)?;
+    let root = components.key(solvers, parts)?;
     if let Some(label) = known.get(&root) {
         return Ok(outcome_of(label));
     }
-    let graph = list(engine, components, known, &root)?;
-    let labels = label(engine, &graph)?;
+    let graph = list(solvers, components, known, &root)?;
+    let labels = label(solvers, &graph)?;
     for (i, &label) in labels.iter().enumerate() {
         if graph.labels[i] == OPEN {
             known.insert(graph.key(i), label);
@@ -145,12 +91,12 @@ fn loopy_outcome(
 
 /// Lists the sums reachable from `root`, breadth-first, down to those labelled before.
 fn list(
-    engine: &Engine,
+    solvers: &dyn Solvers,
     components: &mut Components,
     known: &SumTable,
     root: &[u32],
 ) -> Result<Graph, SolveError> {
-    let limits = &engine.limits;
+    let limits = solvers.limits();
     let mut graph = Graph::default();
     let mut child = Vec::new();
     let add = |graph: &mut Graph, components: &Components, key: &[u32]| {
@@ -177,7 +123,7 @@ fn list(
             let key = graph.key(next).to_vec();
             let mut part = 0;
             while part < key.len() {
-                let (mut at, end) = components.listed(engine, key[part])?;
+                let (mut at, end) = components.listed(solvers, key[part])?;
                 while at < end {
                     let (option, after) = components.option_at(at);
                     replace(&key, part, option, &mut child);
@@ -204,8 +150,8 @@ fn list(
 }
 
 /// The label of every sum of `graph`: N, P or D.
-fn label(engine: &Engine, graph: &Graph) -> Result<Vec<u32>, SolveError> {
-    let limits = &engine.limits;
+fn label(solvers: &dyn Solvers, graph: &Graph) -> Result<Vec<u32>, SolveError> {
+    let limits = solvers.limits();
     let n = graph.labels.len();
     // The options of each sum still unlabelled, and who has each sum as an option.
     let mut left: Vec<u32> = Vec::with_capacity(n);

@@ -275,7 +275,7 @@ impl Engine {
     /// are exactly its digits, from [`PERIOD_FROM`] on). A huge heap of a game without either
     /// is an error.
     fn heap_moves(&mut self, part: &Part) -> Result<Option<HeapMoves>, SolveError> {
-        if *self.structure(part.game) == Structure::Nim {
+        if self.structure(part.game).is_nim() {
             return Ok(Some(HeapMoves::Nim));
         }
         if !self.game(part.game).heap_like() {
@@ -285,7 +285,8 @@ impl Engine {
         let huge = self.is_huge(part);
         let exact = n >= PERIOD_FROM && self.game(part.game).options_follow_structure();
         let sequence = huge && self.solvers[part.game].has_heap_sequence();
-        Ok(match self.structure(part.game).clone() {
+        let structure = self.structure(part.game).clone();
+        Ok(match structure {
             Structure::Nim => Some(HeapMoves::Nim),
             Structure::Subtraction { largest } if huge => {
                 if largest > MOST_OPTIONS_OF_A_HUGE_HEAP {
@@ -302,10 +303,10 @@ impl Engine {
                 Some(HeapMoves::Subtraction(heaps))
             }
             // The splits in three of a huge heap are not counted.
-            Structure::Octal { digits } if huge && digits.iter().any(|d| d & 8 != 0) => {
+            Structure::Octal { .. } if huge && structure.splits_in_three() => {
                 return Err(SolveError::ThreeWaySplits { heap: n as u64 })
             }
-            Structure::Octal { digits } if (huge || exact) && digits.iter().all(|d| d & 8 == 0) => {
+            Structure::Octal { digits } if (huge || exact) && !structure.splits_in_three() => {
                 match self.proved_period(part.game)? {
                     Some(values) => Some(HeapMoves::Octal { digits, values }),
                     None if sequence => return self.sequence_moves(part),

@@ -88,7 +88,7 @@ impl Engine {
     /// grows to what the theorem needs for it, or while no period shows, up to the limits.
     fn find_pattern(&mut self, game: GameId) -> Result<Pattern, SolveError> {
         let structure = self.structure(game).clone();
-        if structure == Structure::Nim {
+        if structure.is_nim() {
             return Ok(Pattern {
                 analysis: Analysis {
                     period: Some(Period {
@@ -108,7 +108,7 @@ impl Engine {
         // How far values are computed for a proof, and how far while no period shows.
         let (most, blind) = match structure {
             Structure::TakeAnyOrSplit { .. } => (SPLIT_SEARCH_HEAPS, SPLIT_SEARCH_HEAPS),
-            Structure::Octal { ref digits } if digits.iter().any(|d| d & 8 != 0) => {
+            Structure::Octal { .. } if structure.splits_in_three() => {
                 (THREE_WAY_SEARCH_HEAPS, THREE_WAY_SEARCH_HEAPS / 2)
             }
             Structure::Subtraction { .. } => (SEARCH_HEAPS, SEARCH_HEAPS),
@@ -154,7 +154,7 @@ impl Engine {
             let mut failed = None;
             let next = match (found, theorem) {
                 // An apparent period in a game that no theorem covers: reported as it is.
-                (Some(_), _) if structure == Structure::Unknown => Ok(None),
+                (Some(_), _) if !structure.is_known() => Ok(None),
                 (Some(_), Some((needed, _))) if needed > len => {
                     if needed <= cap {
                         Ok(Some(needed))
@@ -164,9 +164,7 @@ impl Engine {
                 }
                 // The test's hypotheses fail; as its games split every heap in all ways (a pass
                 // over the heap each), there is no blind search for another candidate.
-                (Some(_), Some((_, name)))
-                    if matches!(structure, Structure::TakeAnyOrSplit { .. }) =>
-                {
+                (Some(_), Some((_, name))) if structure.takes_any_or_splits() => {
                     failed = Some(name);
                     Ok(None)
                 }
@@ -250,7 +248,7 @@ impl Engine {
     /// The value of a heap that is too large for a table, from a closed form or a proved period.
     /// Games with no theorem are refused at once, without a search.
     pub(super) fn huge_value(&mut self, game: GameId, n: i64) -> Result<u64, SolveError> {
-        if *self.structure(game) == Structure::Unknown {
+        if !self.structure(game).is_known() {
             return Err(SolveError::Unknown {
                 heap: n,
                 known: self.solvers[game].stored(),

@@ -13,6 +13,19 @@ pub struct Subtraction {
 }
 
 impl Subtraction {
+    /// The game of a declared set: `finite` and `open_from` (every integer from it on), or the
+    /// first member that is not positive (every move takes at least one token).
+    pub fn of_set(
+        name: &str,
+        finite: Vec<i64>,
+        open_from: Option<i64>,
+    ) -> Result<Subtraction, i64> {
+        match finite.iter().chain(&open_from).find(|&&s| s < 1) {
+            Some(&bad) => Err(bad),
+            None => Ok(Subtraction::new(name, finite, open_from)),
+        }
+    }
+
     /// `finite` holds positive integers; `open_from`, when given, is positive too.
     pub fn new(name: &str, mut finite: Vec<i64>, open_from: Option<i64>) -> Subtraction {
         finite.sort_unstable();

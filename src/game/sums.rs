@@ -15,8 +15,24 @@
 use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
 
-use super::engine::Engine;
-use super::{budget, Part, SolveError};
+use super::{budget, GameId, Limits, Part, SolveError};
+
+/// What the misère searches and quotients ask of the solvers of their components: the options
+/// and normal-play values of one component, whether a game is heap-like or has been found to
+/// loop, how a sum is shown, and the limits. The engine gives it; these searches see nothing
+/// else of it.
+pub trait Solvers {
+    fn limits(&self) -> &Limits;
+    /// The options of one component, as lists of components.
+    fn part_options(&self, part: &Part) -> Result<Vec<Vec<Part>>, SolveError>;
+    /// The Grundy value of one component under normal play.
+    fn part_value(&mut self, part: &Part) -> Result<u64, SolveError>;
+    fn heap_like(&self, game: GameId) -> bool;
+    /// Whether a game has been found to loop.
+    fn is_loopy(&self, game: GameId) -> bool;
+    /// Shows a sum of components, e.g. `nim[1] + nim[4]`.
+    fn describe(&self, parts: &[Part]) -> String;
+}
 
 /// The value stored for a sum whose search is under way.
 const ACTIVE: u32 = u32::MAX;
@@ -92,22 +108,26 @@ impl Components {
         id
     }
 
-    fn can_move(&mut self, engine: &Engine, id: u32) -> Result<bool, SolveError> {
+    fn can_move(&mut self, solvers: &dyn Solvers, id: u32) -> Result<bool, SolveError> {
         let facts = &mut self.facts[id as usize];
         if let Some(can) = facts.can_move {
             return Ok(can);
         }
-        let can = !engine.part_options(&self.parts[id as usize])?.is_empty();
+        let can = !solvers.part_options(&self.parts[id as usize])?.is_empty();
         self.facts[id as usize].can_move = Some(can);
         Ok(can)
     }
 
     /// The ids of the components of `parts` that can move, sorted.
-    pub(super) fn key(&mut self, engine: &Engine, parts: &[Part]) -> Result<Vec<u32>, SolveError> {
+    pub(super) fn key(
+        &mut self,
+        solvers: &dyn Solvers,
+        parts: &[Part],
+    ) -> Result<Vec<u32>, SolveError> {
         let mut key = Vec::with_capacity(parts.len());
         for part in parts {
             let id = self.intern(part);
-            if self.can_move(engine, id)? {
+            if self.can_move(solvers, id)? {
                 key.push(id);
             }
         }
@@ -118,7 +138,7 @@ impl Components {
     /// Where the options of component `id` lie in [`Components::options`], listing them once.
     pub(super) fn listed(
         &mut self,
-        engine: &Engine,
+        solvers: &dyn Solvers,
         id: u32,
     ) -> Result<(usize, usize), SolveError> {
         if let Some(range) = self.facts[id as usize].options {
@@ -126,8 +146,8 @@ impl Components {
         }
         let part = self.parts[id as usize].clone();
         let mut lists = Vec::new();
-        for option in engine.part_options(&part)? {
-            lists.push(self.key(engine, &option)?);
+        for option in solvers.part_options(&part)? {
+            lists.push(self.key(solvers, &option)?);
         }
         lists.sort_unstable();
         lists.dedup();
@@ -160,12 +180,12 @@ impl Components {
             + budget::vector(&self.options, 2)
     }
 
-    pub(super) fn describe(&self, engine: &Engine, key: &[u32]) -> String {
+    pub(super) fn describe(&self, solvers: &dyn Solvers, key: &[u32]) -> String {
         let parts: Vec<Part> = key
             .iter()
             .map(|&id| self.parts[id as usize].clone())
             .collect();
-        engine.describe(&parts)
+        solvers.describe(&parts)
     }
 }
 
@@ -326,18 +346,18 @@ struct Frame {
 
 /// The number of the sum of `parts` (see [`Measure`]), searched over `table` and memoized there.
 pub(super) fn number<M: Measure>(
-    engine: &Engine,
+    solvers: &dyn Solvers,
     components: &mut Components,
     table: &mut SumTable,
     measure: &mut M,
     parts: &[Part],
 ) -> Result<u32, SolveError> {
-    let root = components.key(engine, parts)?;
+    let root = components.key(solvers, parts)?;
     if let Some(v) = table.get(&root).filter(|&v| v != ACTIVE) {
         return Ok(v);
     }
     let mut search = Search {
-        engine,
+        solvers,
         components,
         table,
         measure,
@@ -356,7 +376,7 @@ pub(super) fn number<M: Measure>(
 }
 
 struct Search<'s, M> {
-    engine: &'s Engine,
+    solvers: &'s dyn Solvers,
     components: &'s mut Components,
     table: &'s mut SumTable,
     measure: &'s mut M,
@@ -406,7 +426,7 @@ impl<M: Measure> Search<'_, M> {
             if part < key.len() {
                 let id = key[part];
                 frame.part = part;
-                (frame.next, frame.end) = self.components.listed(self.engine, id)?;
+                (frame.next, frame.end) = self.components.listed(self.solvers, id)?;
                 continue;
             }
             let frame = self.frames.pop().expect("a sum is searched");
@@ -428,7 +448,7 @@ impl<M: Measure> Search<'_, M> {
 
     /// Puts a new sum on the stack, within the limits.
     fn enter(&mut self, key: &[u32]) -> Result<(), SolveError> {
-        let limits = &self.engine.limits;
+        let limits = self.solvers.limits();
         let stored = self.table.len();
         if stored >= limits.max_states {
             return Err(SolveError::StateLimit(limits.max_states));
@@ -457,7 +477,7 @@ impl<M: Measure> Search<'_, M> {
             numbers: self.numbers.len(),
         };
         if let Some(&first) = key.first() {
-            (frame.next, frame.end) = self.components.listed(self.engine, first)?;
+            (frame.next, frame.end) = self.components.listed(self.solvers, first)?;
         }
         self.frames.push(frame);
         Ok(())
@@ -473,9 +493,9 @@ impl<M: Measure> Search<'_, M> {
             .unwrap_or(0);
         let mut cycle: Vec<String> = self.frames[start..]
             .iter()
-            .map(|f| self.components.describe(self.engine, key(f)))
+            .map(|f| self.components.describe(self.solvers, key(f)))
             .collect();
-        cycle.push(self.components.describe(self.engine, &self.child));
+        cycle.push(self.components.describe(self.solvers, &self.child));
         SolveError::Loop(cycle)
     }
 }
@@ -497,23 +517,6 @@ pub(super) fn replace(key: &[u32], at: usize, with: &[u32], out: &mut Vec<u32>) 
             j += 1;
         }
     }
-}
-
-/// What the misère searches keep from one question to the next: the components met, the
-/// sums valued by misère value and by genus, the misère outcomes of loopy sums (see
-/// [`super::misere_loopy`]) with the games whose sums were found to loop, and the heaps that
-/// are *1 (see [`Engine::quotient_misere_value`]).
-#[derive(Default)]
-pub struct MisereSums {
-    pub(super) components: Components,
-    pub(super) values: SumTable,
-    pub(super) value_measure: MisereValue,
-    pub(super) genera: SumTable,
-    pub(super) genus_measure: super::misere::Genera,
-    pub(super) loopy_outcomes: SumTable,
-    pub(super) looping: rustc_hash::FxHashSet<super::GameId>,
-    /// A heap of each heap game that is *1, once found.
-    pub(super) star_one: FxHashMap<super::GameId, i64>,
 }
 
 #[cfg(test)]

@@ -106,6 +106,39 @@ pub enum Structure {
     TakeAnyOrSplit { splits: Vec<Split> },
 }
 
+/// What the engine asks of a structure, answered here so that its callers need not match on it
+/// (the matches that remain are those that map each structure to its theorem or method).
+impl Structure {
+    /// Whether anything is known of the moves: a closed form or a theorem may apply.
+    pub fn is_known(&self) -> bool {
+        *self != Structure::Unknown
+    }
+
+    /// Whether the game is Nim, `G(n) = n`.
+    pub fn is_nim(&self) -> bool {
+        *self == Structure::Nim
+    }
+
+    /// Whether a move may leave three heaps (a hexadecimal code with a digit that has bit 8).
+    pub fn splits_in_three(&self) -> bool {
+        matches!(self, Structure::Octal { digits } if digits.iter().any(|d| d & 8 != 0))
+    }
+
+    /// Whether every smaller heap can be reached and a heap may be split in two (the
+    /// arithmetic-periodicity test applies, and the values grow).
+    pub fn takes_any_or_splits(&self) -> bool {
+        matches!(self, Structure::TakeAnyOrSplit { .. })
+    }
+
+    /// The largest take of a finite subtraction set (a heap has at most that many options).
+    pub fn largest_subtraction(&self) -> Option<usize> {
+        match self {
+            Structure::Subtraction { largest } => Some(*largest),
+            _ => None,
+        }
+    }
+}
+
 /// A way to split a heap: take `take` tokens, then leave two non-empty heaps, which must differ
 /// when `unequal`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

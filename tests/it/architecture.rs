@@ -196,6 +196,75 @@ fn the_game_trait_names_only_the_ground_floor() {
     }
 }
 
+/// The misère searches and quotients of `src/game` (files, or a folder): they take the solvers
+/// of their components through the narrow trait `sums::Solvers`, which the engine gives.
+const MISERE_FAMILY: [&str; 4] = ["sums.rs", "misere.rs", "misere_loopy.rs", "quotient"];
+
+/// The names that `game/mod.rs` re-exports from feature modules outside the misère family: a
+/// `use super::{...}` of one of them is a use of that module.
+const FEATURE_REEXPORTS: [&str; 4] = ["Engine", "Solver", "MoveList", "Wanted"];
+
+/// Whether `code` has `word` as a whole identifier.
+fn names_identifier(code: &str, word: &str) -> bool {
+    code.match_indices(word).any(|(i, _)| {
+        let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let before = code[..i].chars().next_back().is_none_or(|c| !ident(c));
+        let after = code[i + word.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !ident(c));
+        before && after
+    })
+}
+
+#[test]
+fn the_misere_searches_take_their_solvers_not_the_engine() {
+    // `engine` owns the misère memos and asks them; if they named the engine (or a module that
+    // does) back, the four would import each other in a circle again.
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/game");
+    let family: Vec<&str> = MISERE_FAMILY
+        .iter()
+        .map(|f| f.trim_end_matches(".rs"))
+        .collect();
+    for member in MISERE_FAMILY {
+        let mut files = Vec::new();
+        sources(&game.join(member), &mut files);
+        assert!(!files.is_empty(), "src/game/{member} has no source");
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let shown = file.strip_prefix(&game).unwrap().display().to_string();
+            // In a folder's files other than its mod.rs, `super::NAME` is a file of the folder
+            // and `super::super::NAME` a module of the engine.
+            let nested = shown.contains('/') && !shown.ends_with("mod.rs");
+            let read = match nested {
+                true => text
+                    .replace("super::", "sibling::")
+                    .replace("sibling::sibling::", "super::"),
+                false => text.clone(),
+            };
+            for name in game_modules_named(&read) {
+                assert!(
+                    family.contains(&name.as_str()) || GROUND_FLOOR.contains(&name.as_str()),
+                    "src/game/{shown} names `{name}`; the misère searches ({MISERE_FAMILY:?}) \
+                     may name only each other and the ground floor ({GROUND_FLOOR:?})"
+                );
+            }
+            let code: Vec<&str> = text
+                .lines()
+                .filter(|line| !line.trim_start().starts_with("//"))
+                .collect();
+            let code = code.join("\n");
+            for name in FEATURE_REEXPORTS {
+                assert!(
+                    !names_identifier(&code, name),
+                    "src/game/{shown} names `{name}`; the misère searches take the solvers \
+                     they need (`sums::Solvers`), not the engine"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn every_call_of_a_built_in_is_matched_without_a_catch_all() {
     // A new `Function` must get its own arm: the compiler says so only if no `_ =>` catches it.

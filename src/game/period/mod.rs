@@ -46,7 +46,7 @@ impl Structure {
                 n0.saturating_add(p).saturating_add(*largest),
                 "a subtraction game repeats once as many consecutive values repeat as its largest take",
             )),
-            Structure::Octal { digits } if digits.iter().any(|d| d & 8 != 0) => Some((
+            Structure::Octal { digits } if self.splits_in_three() => Some((
                 (n0.max(1).saturating_add(p))
                     .saturating_mul(3)
                     .saturating_add(digits.len() - 1),

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::engine::Engine;
+use super::sums::Solvers;
 use super::vocabulary::Outcome;
 use super::{GameId, Limits, Part, Position, SolveError};
 use build::{Effort, Verified};
@@ -81,11 +81,9 @@ impl Quotient {
     }
 
     /// The presentation in generators named after the heaps that bring them in.
-    pub fn presentation(&self, engine: &Engine) -> Result<Presentation, SolveError> {
+    pub fn presentation(&self, limits: &Limits) -> Result<Presentation, SolveError> {
         let images: Vec<u32> = self.verified.heaps.iter().map(|h| h.image).collect();
-        Presentation::new(&self.verified.table, &images, &|| {
-            engine.limits.check_interrupt()
-        })
+        Presentation::new(&self.verified.table, &images, &|| limits.check_interrupt())
     }
 
     /// The element of a sum of included heaps.
@@ -100,12 +98,12 @@ impl Quotient {
     /// Adds a heap whose options' heaps are all included, within `effort`.
     fn add(
         &mut self,
-        engine: &Engine,
+        solvers: &dyn Solvers,
         game: GameId,
         heap: i64,
         effort: &Effort,
     ) -> Result<(), SolveError> {
-        let options = engine.part_options(&heap_part(game, heap))?;
+        let options = solvers.part_options(&heap_part(game, heap))?;
         let mut sums = Vec::with_capacity(options.len());
         for option in &options {
             let mut sum = Vec::new();
@@ -113,7 +111,7 @@ impl Quotient {
                 let &i = self
                     .place
                     .get(&part.state[0])
-                    .ok_or_else(|| unordered(engine, game, heap, part))?;
+                    .ok_or_else(|| unordered(solvers, game, heap, part))?;
                 sum.extend(self.moving[i]);
             }
             sums.push(sum);
@@ -134,10 +132,10 @@ impl Quotient {
 }
 
 /// An option that reaches a heap not yet included: only a loop can (the order is topological).
-fn unordered(engine: &Engine, game: GameId, heap: i64, part: &Part) -> SolveError {
+fn unordered(solvers: &dyn Solvers, game: GameId, heap: i64, part: &Part) -> SolveError {
     SolveError::Loop(vec![
-        engine.describe(&[heap_part(game, heap)]),
-        engine.describe(std::slice::from_ref(part)),
+        solvers.describe(&[heap_part(game, heap)]),
+        solvers.describe(std::slice::from_ref(part)),
     ])
 }
 
@@ -173,11 +171,11 @@ pub struct QuotientCache {
     given_up: FxHashSet<GameId>,
 }
 
-impl Engine {
+impl QuotientCache {
     /// The heaps reachable from `heaps` (with them), ordered so that every heap comes after the
     /// heaps of its options.
     fn closure(
-        &mut self,
+        solvers: &mut dyn Solvers,
         game: GameId,
         heaps: &[i64],
         known: &FxHashMap<i64, usize>,
@@ -191,21 +189,21 @@ impl Engine {
             // A depth-first search: a heap is done when its options' heaps are.
             let mut stack: Vec<(i64, Vec<i64>)> = Vec::new();
             state.insert(root, false);
-            stack.push((root, self.option_heaps(game, root)?));
+            stack.push((root, option_heaps(solvers, game, root)?));
             while let Some((heap, next)) = stack.last_mut() {
                 let heap = *heap;
                 match next.pop() {
                     Some(h) if known.contains_key(&h) || state.get(&h) == Some(&true) => {}
                     Some(h) if state.contains_key(&h) => {
                         return Err(SolveError::Loop(vec![
-                            self.describe(&[heap_part(game, heap)]),
-                            self.describe(&[heap_part(game, h)]),
+                            solvers.describe(&[heap_part(game, heap)]),
+                            solvers.describe(&[heap_part(game, h)]),
                         ]))
                     }
                     Some(h) => {
-                        self.limits.check_interrupt()?;
+                        solvers.limits().check_interrupt()?;
                         state.insert(h, false);
-                        let grand = self.option_heaps(game, h)?;
+                        let grand = option_heaps(solvers, game, h)?;
                         stack.push((h, grand));
                     }
                     None => {
@@ -219,28 +217,19 @@ impl Engine {
         Ok(order)
     }
 
-    /// The distinct heaps of the options of a heap.
-    fn option_heaps(&mut self, game: GameId, heap: i64) -> Result<Vec<i64>, SolveError> {
-        // Valuing the heap first finds a loop, and fills the tables the options come from.
-        self.part_value(&heap_part(game, heap))?;
-        let mut heaps: Vec<i64> = self
-            .part_options(&heap_part(game, heap))?
-            .iter()
-            .flatten()
-            .filter_map(heap_of)
-            .collect();
-        heaps.sort_unstable();
-        heaps.dedup();
-        heaps.reverse();
-        Ok(heaps)
-    }
-
     /// The misère quotient of the closure of heaps `start..=last` of a heap game. Progress is
     /// reported by heaps; a limit or Ctrl-C stops it with the quotient of the heaps done.
-    pub fn quotient(&mut self, game: GameId, name: &str, start: i64, last: i64) -> QuotientRun {
+    pub fn run(
+        &mut self,
+        solvers: &mut dyn Solvers,
+        game: GameId,
+        name: &str,
+        start: i64,
+        last: i64,
+    ) -> QuotientRun {
         let mut quotient = Quotient::new();
         let roots: Vec<i64> = (start..=last).collect();
-        let closure = match self.closure(game, &roots, &FxHashMap::default()) {
+        let closure = match Self::closure(solvers, game, &roots, &FxHashMap::default()) {
             Ok(c) => c,
             Err(e) => {
                 return QuotientRun {
@@ -250,17 +239,17 @@ impl Engine {
                 }
             }
         };
-        let progress = self.limits.progress.clone();
+        let progress = solvers.limits().progress.clone();
         let reporter = progress.start(
             format!("misère quotient of {name}"),
             "heaps",
             closure.len() as u64,
         );
         let mut stopped = None;
-        let effort = Effort::new(&self.limits, None);
+        let effort = Effort::new(solvers.limits(), None);
         for (done, &heap) in closure.iter().enumerate() {
             reporter.iter().for_each(|r| r.set_done(done as u64));
-            if let Err(e) = quotient.add(self, game, heap, &effort) {
+            if let Err(e) = quotient.add(solvers, game, heap, &effort) {
                 stopped = Some(e);
                 break;
             }
@@ -272,12 +261,11 @@ impl Engine {
         // stopped early is still faithful for the heaps it has).
         let covers = self
             .quotients
-            .quotients
             .get(&game)
             .is_none_or(|old| old.heaps.iter().all(|h| quotient.place.contains_key(h)));
         if covers && !quotient.heaps.is_empty() {
-            self.quotients.quotients.insert(game, quotient.clone());
-            self.quotients.given_up.remove(&game);
+            self.quotients.insert(game, quotient.clone());
+            self.given_up.remove(&game);
         }
         QuotientRun {
             quotient,
@@ -289,19 +277,16 @@ impl Engine {
     /// The outcome of a misère sum of heaps of one game from its quotient, computed or extended
     /// on demand; `None` when the sum is not of that kind or the quotient stopped at a limit
     /// (the whole-sum search answers then).
-    pub(super) fn quotient_outcome(
+    pub(super) fn outcome(
         &mut self,
+        solvers: &mut dyn Solvers,
         position: &Position,
     ) -> Result<Option<Outcome>, SolveError> {
         let Some(first) = position.parts().next() else {
             return Ok(None);
         };
         let game = first.game;
-        if self.in_sweep
-            || !self.game(game).heap_like()
-            || self.is_loopy(game)
-            || self.quotients.given_up.contains(&game)
-        {
+        if !solvers.heap_like(game) || solvers.is_loopy(game) || self.given_up.contains(&game) {
             return Ok(None);
         }
         let mut heaps = Vec::with_capacity(position.len());
@@ -316,12 +301,8 @@ impl Engine {
         let mut distinct = heaps.clone();
         distinct.sort_unstable();
         distinct.dedup();
-        let mut quotient = self
-            .quotients
-            .quotients
-            .remove(&game)
-            .unwrap_or_else(Quotient::new);
-        let added = self.extend_quotient(&mut quotient, game, &distinct);
+        let mut quotient = self.quotients.remove(&game).unwrap_or_else(Quotient::new);
+        let added = Self::extend(solvers, &mut quotient, game, &distinct);
         let outcome = quotient.element_of(heaps.iter().copied()).map(|x| {
             if quotient.is_p(x) {
                 Outcome::P
@@ -329,30 +310,32 @@ impl Engine {
                 Outcome::N
             }
         });
-        self.quotients.quotients.insert(game, quotient);
+        self.quotients.insert(game, quotient);
         match added {
             Ok(()) => Ok(outcome),
             Err(
                 SolveError::MemoryLimit(_) | SolveError::StateLimit(_) | SolveError::TooManyOptions,
             ) => {
-                self.quotients.given_up.insert(game);
+                self.given_up.insert(game);
                 Ok(None)
             }
             Err(e) => Err(e),
         }
     }
 
-    fn extend_quotient(
-        &mut self,
+    /// Adds to `quotient` the heaps of the closure of `heaps` that it lacks, within the
+    /// on-demand limits.
+    fn extend(
+        solvers: &mut dyn Solvers,
         quotient: &mut Quotient,
         game: GameId,
         heaps: &[i64],
     ) -> Result<(), SolveError> {
-        let missing = self.closure(game, heaps, &quotient.place)?;
+        let missing = Self::closure(solvers, game, heaps, &quotient.place)?;
         if missing.is_empty() {
             return Ok(());
         }
-        let progress = self.limits.progress.clone();
+        let progress = solvers.limits().progress.clone();
         let reporter = progress.start(
             format!(
                 "misère quotient for a sum (at most {} s, then the whole-sum search)",
@@ -363,13 +346,13 @@ impl Engine {
         );
         let mut result = Ok(());
         let limits = Limits {
-            max_memory: self.limits.max_memory.min(ON_DEMAND_MEMORY),
-            ..self.limits.clone()
+            max_memory: solvers.limits().max_memory.min(ON_DEMAND_MEMORY),
+            ..solvers.limits().clone()
         };
         let effort = Effort::new(&limits, Some(Instant::now() + ON_DEMAND_TIME));
         for (done, &heap) in missing.iter().enumerate() {
             reporter.iter().for_each(|r| r.set_done(done as u64));
-            result = quotient.add(self, game, heap, &effort);
+            result = quotient.add(solvers, game, heap, &effort);
             if result.is_err() {
                 break;
             }
@@ -378,4 +361,24 @@ impl Engine {
         reporter.into_iter().for_each(|r| r.complete());
         result
     }
+}
+
+/// The distinct heaps of the options of a heap.
+fn option_heaps(
+    solvers: &mut dyn Solvers,
+    game: GameId,
+    heap: i64,
+) -> Result<Vec<i64>, SolveError> {
+    // Valuing the heap first finds a loop, and fills the tables the options come from.
+    solvers.part_value(&heap_part(game, heap))?;
+    let mut heaps: Vec<i64> = solvers
+        .part_options(&heap_part(game, heap))?
+        .iter()
+        .flatten()
+        .filter_map(heap_of)
+        .collect();
+    heaps.sort_unstable();
+    heaps.dedup();
+    heaps.reverse();
+    Ok(heaps)
 }
