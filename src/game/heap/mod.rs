@@ -197,6 +197,9 @@ impl HeapSequence {
         if !self.rules.splits() || !self.rules.ranges.is_empty() {
             return None;
         }
+        if self.period.is_some() {
+            return Some("the proved period gives the values");
+        }
         Some(match (&self.values, self.mask) {
             (_, 0) => "no mask chosen yet: every pair",
             (CompactValues::Bytes(_), _) => "byte blocks and scan",
