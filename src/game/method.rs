@@ -21,6 +21,9 @@ pub enum Method {
         three_way: bool,
         /// What proves the periods found.
         proof: Proof,
+        /// The sparse space's strategy in use for the values so far, and the name of its
+        /// kernels; `None` without a sparse space.
+        sparse: Option<(&'static str, &'static str)>,
     },
     /// A two-counter game whose moves take along lines, swept in boxes ([`super::lines`]).
     LineSweep,
@@ -50,9 +53,15 @@ pub enum Proof {
 }
 
 impl Method {
-    /// The method of a heap sequence with these moves, whose game has this structure.
-    pub fn heap_sequence(rules: &HeapRules, structure: &Structure) -> Method {
+    /// The method of a heap sequence with these moves, whose game has this structure; `sparse`:
+    /// the sparse space's strategy in use and its kernels, when it has one.
+    pub fn heap_sequence(
+        rules: &HeapRules,
+        structure: &Structure,
+        sparse: Option<(&'static str, &'static str)>,
+    ) -> Method {
         Method::HeapSequence {
+            sparse,
             takes: rules.takes.iter().any(|t| t.none || t.one),
             ranges: !rules.ranges.is_empty(),
             splits: rules.takes.iter().any(|t| t.two),
@@ -71,21 +80,22 @@ impl Method {
 
 impl fmt::Display for Method {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (takes, ranges, splits, three_way, proof) = match self {
+        let (takes, ranges, splits, three_way, proof, sparse) = match self {
             Method::HeapSequence {
                 takes,
                 ranges,
                 splits,
                 three_way,
                 proof,
-            } => (*takes, *ranges, *splits, *three_way, *proof),
+                sparse,
+            } => (*takes, *ranges, *splits, *three_way, *proof, *sparse),
             Method::LineSweep => return write!(f, "line sweep (two counters, moves along lines)"),
             Method::Search => return write!(f, "plain memoized search"),
             Method::Loopy => return write!(f, "loopy: generalized values by Smith's labelling"),
         };
         write!(f, "heap sequence: ")?;
-        if splits && !ranges {
-            write!(f, "sparse space, ")?;
+        if let Some((strategy, kernels)) = sparse {
+            write!(f, "sparse space ({strategy}; {kernels} kernels), ")?;
         }
         let moves: Vec<&str> = [
             (takes, "takes"),

@@ -177,7 +177,10 @@ impl Solver {
     /// The method that computes the values, for a game of this structure.
     pub fn method(&self, structure: &Structure) -> Method {
         match &self.store {
-            Store::HeapSequence(heap) => Method::heap_sequence(heap.rules(), structure),
+            Store::HeapSequence(heap) => {
+                let sparse = (heap.strategy()).map(|s| (s, heap.kernels().name()));
+                Method::heap_sequence(heap.rules(), structure, sparse)
+            }
             Store::Lines(..) => Method::LineSweep,
             _ => Method::Search,
         }

@@ -308,3 +308,47 @@ fn no_two_modules_share_a_name() {
         }
     }
 }
+
+/// Every `unsafe` line and every `target_feature` of the heap wing is in `src/game/heap/kernels/`,
+/// where each kernel is a method of a token that only CPU detection makes; the strategies above
+/// ask nothing of the processor.
+#[test]
+fn the_heap_wing_keeps_its_unsafe_code_and_target_features_in_its_kernels() {
+    let heap = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/game/heap");
+    let kernels = heap.join("kernels");
+    let mut files = Vec::new();
+    sources(&heap, &mut files);
+    let outside: Vec<&PathBuf> = files.iter().filter(|f| !f.starts_with(&kernels)).collect();
+    assert!(outside.len() > 5, "{outside:?}");
+    for file in outside {
+        let text = std::fs::read_to_string(file).unwrap();
+        for word in ["unsafe", "target_feature", "is_x86_feature_detected"] {
+            assert!(
+                !text.contains(word),
+                "{} says `{word}`: it belongs in src/game/heap/kernels/",
+                file.display()
+            );
+        }
+    }
+    // And every `unsafe fn` of the kernels says why it is unsafe.
+    let mut files = Vec::new();
+    sources(&kernels, &mut files);
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if !line.contains("unsafe fn ") {
+                continue;
+            }
+            let docs = lines[..i].iter().rev().take_while(|l| {
+                l.trim_start().starts_with("///") || l.trim_start().starts_with("#[")
+            });
+            assert!(
+                docs.into_iter().any(|l| l.trim() == "/// # Safety"),
+                "{}:{}: an `unsafe fn` with no `# Safety` section",
+                file.display(),
+                i + 1
+            );
+        }
+    }
+}

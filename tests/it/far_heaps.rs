@@ -230,3 +230,19 @@ fn grundys_game_widens_to_two_bytes_where_tczajkas_analyzer_finds_its_first_valu
     assert_eq!(grundys.values().position(|v| v > 255), Some(last as usize));
     assert_eq!(grundys.values().map(u64::from).sum::<u64>(), 467_700_098);
 }
+
+/// Grundy's game past 2^20 by every kernel set (the portable ones too, whatever the processor),
+/// in this process, against the values written here.
+#[test]
+fn every_kernel_set_gives_grundys_game_past_two_to_the_twenty() {
+    let len = (1 << 20) + 64;
+    let g = grundys_game_values();
+    for kernels in grundy::game::heap::Kernels::every() {
+        let mut seq =
+            grundy::game::heap::HeapSequence::with_kernels(grundys_rules::grundys_rules(), kernels);
+        let limits = grundy::game::Limits::default();
+        seq.value(len as u64 - 1, &limits).unwrap();
+        let same = seq.values().map(|v| v as u8).eq(g[..len].iter().copied());
+        assert!(same, "{} kernels", kernels.name());
+    }
+}

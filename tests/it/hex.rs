@@ -94,7 +94,11 @@ fn method(source: &str) -> Method {
 fn the_method_names_the_splits_in_three() {
     assert_eq!(
         method("game g = hex 0.3F").to_string(),
-        "heap sequence: sparse space, takes and splits and splits in three; periods proved by Guy–Smith for three heaps"
+        format!(
+            "heap sequence: sparse space (no mask chosen yet: every pair; {} kernels), takes and \
+             splits and splits in three; periods proved by Guy–Smith for three heaps",
+            grundy::game::heap::Kernels::detect().name()
+        )
     );
 }
 

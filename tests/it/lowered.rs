@@ -241,7 +241,11 @@ fn the_spellings_of_the_issue_get_the_fast_methods_and_the_proofs() {
     assert_eq!(method(&mut s, "grundy2"), method(&mut s, "grundys"));
     assert_eq!(
         method(&mut s, "grundys").to_string(),
-        "heap sequence: sparse space, splits; periods apparent only"
+        format!(
+            "heap sequence: sparse space (no mask chosen yet: every pair; {} kernels), splits; \
+             periods apparent only",
+            grundy::game::heap::Kernels::detect().name()
+        )
     );
     // Grundy's game by definition: split a heap into two unequal heaps.
     let mut g: Vec<u64> = Vec::new();
@@ -260,7 +264,11 @@ fn the_spellings_of_the_issue_get_the_fast_methods_and_the_proofs() {
     }
     assert_eq!(
         method(&mut s, "kayles2").to_string(),
-        "heap sequence: sparse space, takes and splits; periods proved by Guy–Smith"
+        format!(
+            "heap sequence: sparse space (the proved period gives the values; {} kernels), takes \
+             and splits; periods proved by Guy–Smith",
+            grundy::game::heap::Kernels::detect().name()
+        )
     );
     for nim in ["nim2", "nim3"] {
         assert!(matches!(
@@ -314,7 +322,11 @@ fn the_repl_says_which_method_runs() {
     let mut repl = Backend::new(Limits::default());
     assert_eq!(
         reply(&mut repl, ":method kayles"),
-        "kayles: heap sequence: sparse space, takes and splits; periods proved by Guy–Smith\n"
+        format!(
+            "kayles: heap sequence: sparse space (no mask chosen yet: every pair; {} kernels), \
+             takes and splits; periods proved by Guy–Smith\n",
+            grundy::game::heap::Kernels::detect().name()
+        )
     );
     assert_eq!(
         reply(&mut repl, ":method bash(3)"),
@@ -332,7 +344,11 @@ fn the_repl_says_which_method_runs() {
     assert!(lines[1].starts_with("time: "), "{timed}");
     assert_eq!(
         lines[2],
-        "  grundys: heap sequence: sparse space, splits; periods apparent only"
+        format!(
+            "  grundys: heap sequence: sparse space (byte blocks and scan; {} kernels), splits; \
+             periods apparent only",
+            grundy::game::heap::Kernels::detect().name()
+        )
     );
 }
 

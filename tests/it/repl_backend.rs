@@ -207,9 +207,11 @@ fn time_toggles() {
     assert!(timed.starts_with("2\ntime: "), "{timed}");
     // With the time, the method of each game the entry computed.
     assert!(
-        timed.ends_with(
-            "s\n  kayles: heap sequence: sparse space, takes and splits; periods proved by Guy–Smith\n"
-        ),
+        timed.ends_with(&format!(
+            "s\n  kayles: heap sequence: sparse space (no mask chosen yet: every pair; {} \
+             kernels), takes and splits; periods proved by Guy–Smith\n",
+            grundy::game::heap::Kernels::detect().name()
+        )),
         "{timed}"
     );
     // The time is the last word on an entry: after its answer, and after its error too.

@@ -10,7 +10,8 @@
 //! more often than not, and a heap whose candidates are all found says so (its flags are exact
 //! only below a bound), so that it is computed from every rare heap in turn.
 
-use super::byte_scan::{self, ByteSet};
+use super::byte_scan::ByteSet;
+use super::kernels::Kernels;
 use super::values::{BlockOptions, RareHeap};
 
 /// How many consecutive heaps share one pass over the rare heaps.
@@ -29,7 +30,6 @@ pub(super) type FoundCandidates = [u64; CANDIDATES];
 /// For each heap of the block `start..start + BLOCK_HEAPS`, the option values found from the
 /// rare heaps `r` with `BLOCK_HEAPS <= r < start`, under `mask`: every common value below the
 /// heap's bound in `exact_below`, and some of the others.
-#[derive(Default)]
 pub(super) struct RareBlock {
     start: usize,
     mask: u32,
@@ -38,13 +38,30 @@ pub(super) struct RareBlock {
     exact_below: Vec<u32>,
     /// The rare heaps not marked: the first partner of each, and its value.
     unmarked: Vec<(usize, u8)>,
-    /// Whether every rare heap marks, as without AVX2 (for the tests, on any processor).
+    /// Whether every rare heap marks, as without vector compares (for the tests, with any
+    /// kernels).
     mark_all: bool,
     /// The indices of the rare heaps the block counts, `first..end`.
     counted: (usize, usize),
+    kernels: Kernels,
 }
 
 impl RareBlock {
+    /// An empty block, to run `kernels`.
+    pub fn new(kernels: Kernels) -> RareBlock {
+        RareBlock {
+            start: 0,
+            mask: 0,
+            filled: false,
+            seen: Vec::new(),
+            exact_below: Vec::new(),
+            unmarked: Vec::new(),
+            mark_all: false,
+            counted: (0, 0),
+            kernels,
+        }
+    }
+
     /// Fills the block that starts at `start` (a multiple of [`BLOCK_HEAPS`]) from the values
     /// `g` of the heaps below it, the rare heaps under `mask`, the `common` values, and the
     /// `(take, unequal)` of each way to split.
@@ -62,7 +79,7 @@ impl RareBlock {
         let (start_rare, end_rare) = rare_range(rare, start);
         self.counted = (start_rare, end_rare);
         let count = end_rare - start_rare;
-        let marked = if vector_compares() && !self.mark_all {
+        let marked = if self.kernels.vector_compares() && !self.mark_all {
             count * MARKED_PARTS.0 / MARKED_PARTS.1
         } else {
             count
@@ -128,7 +145,7 @@ impl RareBlock {
         // harmless as every value flagged is an option.
         let mut candidates = [[0u8; BLOCK_HEAPS]; CANDIDATES];
         for (i, (seen, exact_below)) in self.seen.iter().zip(&mut self.exact_below).enumerate() {
-            let found = byte_scan::set_of(seen);
+            let found = self.kernels.set_of(seen);
             let mut count = 0;
             for w in 0..4 {
                 let mut free = common[w] & !found[w];
@@ -146,7 +163,7 @@ impl RareBlock {
                 *exact_below = u32::from(candidates[CANDIDATES - 1][i]) + 1;
             }
         }
-        let found = find_candidates(g, &self.unmarked, &candidates);
+        let found = (self.kernels).find_candidates(g, &self.unmarked, &candidates);
         for (row, &heaps) in candidates.iter().zip(&found) {
             let mut bits = heaps;
             while bits != 0 {
@@ -227,87 +244,6 @@ fn mark_two(seen: &mut [[bool; 256]], (a, a_value): (&[u8], u8), (b, b_value): (
     }
 }
 
-/// Whether [`find_candidates`] compares 32 partners at once; without, a store a pair is cheaper
-/// and every rare heap is marked.
-fn vector_compares() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        return true;
-    }
-    false
-}
-
-/// For each candidate `t` and heap `i` of the block, whether `g[p + i] ^ v == candidates[t][i]`
-/// for some `(p, v)` of `unmarked`: bit `i` of word `t`.
-fn find_candidates(
-    g: &[u8],
-    unmarked: &[(usize, u8)],
-    candidates: &[[u8; BLOCK_HEAPS]; CANDIDATES],
-) -> FoundCandidates {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2, checked just above.
-        return unsafe { find_candidates_avx2(g, unmarked, candidates) };
-    }
-    find_candidates_portable(g, unmarked, candidates)
-}
-
-/// [`find_candidates`] a pair at a time, for values of any width: for each rare heap not marked
-/// (its first partner `p` and its value `v`), whether `g[p + i] ^ v` is candidate `t` of heap
-/// `i`, as bit `i` of word `t`.
-pub(super) fn find_candidates_portable<T: Copy + std::ops::BitXor<Output = T> + PartialEq>(
-    g: &[T],
-    unmarked: &[(usize, T)],
-    candidates: &[[T; BLOCK_HEAPS]; CANDIDATES],
-) -> FoundCandidates {
-    let mut found = [0u64; CANDIDATES];
-    for &(p, v) in unmarked {
-        for (i, &partner) in g[p..p + BLOCK_HEAPS].iter().enumerate() {
-            for (heaps, row) in found.iter_mut().zip(candidates) {
-                *heaps |= u64::from(partner ^ v == row[i]) << i;
-            }
-        }
-    }
-    found
-}
-
-/// How many candidates one pass of [`find_candidates_avx2`] compares, one register each.
-#[cfg(target_arch = "x86_64")]
-const PASS: usize = 8;
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn find_candidates_avx2(
-    g: &[u8],
-    unmarked: &[(usize, u8)],
-    candidates: &[[u8; BLOCK_HEAPS]; CANDIDATES],
-) -> FoundCandidates {
-    use std::arch::x86_64::*;
-    let mut found = [0u64; CANDIDATES];
-    for half in [0, 32] {
-        for pass in (0..CANDIDATES).step_by(PASS) {
-            let wanted: [__m256i; PASS] = std::array::from_fn(|k| {
-                // SAFETY: a row holds 64 bytes, and `half + 32 <= 64`.
-                unsafe { _mm256_loadu_si256(candidates[pass + k].as_ptr().add(half).cast()) }
-            });
-            let mut hits = [_mm256_setzero_si256(); PASS];
-            for &(p, v) in unmarked {
-                let partners = &g[p + half..p + half + 32];
-                // SAFETY: `partners` holds 32 bytes, read unaligned.
-                let x = unsafe { _mm256_loadu_si256(partners.as_ptr().cast()) };
-                let x = _mm256_xor_si256(x, _mm256_set1_epi8(v as i8));
-                for (hit, &w) in hits.iter_mut().zip(&wanted) {
-                    *hit = _mm256_or_si256(*hit, _mm256_cmpeq_epi8(x, w));
-                }
-            }
-            for (heaps, hit) in found[pass..pass + PASS].iter_mut().zip(hits) {
-                *heaps |= u64::from(_mm256_movemask_epi8(hit) as u32) << half;
-            }
-        }
-    }
-    found
-}
-
 /// The indices of the rare heaps `r` with `BLOCK_HEAPS <= r < start`.
 fn rare_range(rare: &[RareHeap], start: usize) -> (usize, usize) {
     let lo = rare.partition_point(|r| r.heap < BLOCK_HEAPS);
@@ -332,46 +268,6 @@ mod tests {
     }
 
     #[test]
-    fn the_candidates_found_are_those_of_a_plain_loop() {
-        for (seed, top, count) in [
-            (1, 256, 0),
-            (2, 256, 1),
-            (3, 16, 7),
-            (4, 40, 100),
-            (5, 256, 333),
-        ] {
-            let mut next = stream(seed);
-            let g: Vec<u8> = (0..4000).map(|_| next(top) as u8).collect();
-            let unmarked: Vec<(usize, u8)> = (0..count)
-                .map(|_| (next(4000 - BLOCK_HEAPS as u64) as usize, next(256) as u8))
-                .collect();
-            let mut candidates = [[0u8; BLOCK_HEAPS]; CANDIDATES];
-            for row in &mut candidates {
-                row.iter_mut().for_each(|c| *c = next(top) as u8);
-            }
-            let mut expected = [0u64; CANDIDATES];
-            for (t, row) in candidates.iter().enumerate() {
-                for (i, &c) in row.iter().enumerate() {
-                    if unmarked.iter().any(|&(p, v)| g[p + i] ^ v == c) {
-                        expected[t] |= 1 << i;
-                    }
-                }
-            }
-            // The portable loop too, whatever the processor.
-            assert_eq!(
-                find_candidates(&g, &unmarked, &candidates),
-                expected,
-                "{seed}"
-            );
-            assert_eq!(
-                find_candidates_portable(&g, &unmarked, &candidates),
-                expected,
-                "{seed}"
-            );
-        }
-    }
-
-    #[test]
     fn a_block_flags_only_options_and_every_common_one_below_its_bound() {
         // Random values, the rare heaps of a mask, splits with and without equal parts: each
         // heap's flags against the pairs of the block's rare heaps, one by one.
@@ -391,13 +287,14 @@ mod tests {
             for v in 0..=255u8 {
                 common[v as usize / 64] |= u64::from(!is_rare(v)) << (v % 64);
             }
-            for (splits, mark_all) in [&[(0, true)][..], &[(1, false), (2, true)]]
-                .into_iter()
+            let splits = [&[(0, true)][..], &[(1, false), (2, true)]];
+            let runs = (splits.into_iter())
                 .flat_map(|splits| [(splits, false), (splits, true)])
-            {
+                .flat_map(|run| Kernels::every().into_iter().map(move |k| (run, k)));
+            for ((splits, mark_all), kernels) in runs {
                 let mut block = RareBlock {
                     mark_all,
-                    ..RareBlock::default()
+                    ..RareBlock::new(kernels)
                 };
                 block.fill(&g, &rare, splits, start, (mask, &common));
                 let mut bounded = 0;
@@ -425,7 +322,15 @@ mod tests {
                         .collect();
                     let value = |block| {
                         let options = ValueSet::default();
-                        sparse_byte_value(&g, &rare, &heap_splits, &options, &common, block)
+                        sparse_byte_value(
+                            &g,
+                            &rare,
+                            &heap_splits,
+                            &options,
+                            &common,
+                            block,
+                            kernels,
+                        )
                     };
                     let others = block.others(&rare);
                     let alone = value(None);
@@ -442,7 +347,7 @@ mod tests {
                         }
                     }
                 }
-                if mark_all || !vector_compares() {
+                if mark_all || !kernels.vector_compares() {
                     assert_eq!(bounded, 0, "{seed}: every flag is exact");
                 } else {
                     assert!(bounded > 0, "{seed}: some heaps have a bound");

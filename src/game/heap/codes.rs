@@ -24,20 +24,11 @@
 
 use super::block::eight_of;
 use super::byte_scan::{self, ByteSet};
+use super::kernels::Kernels;
 use super::values::{last_pair, RareHeap, ValueSet};
 
 /// The values the codes hold: those below this many (nine bits, one of which is dropped).
 const CODED_VALUES: u32 = 512;
-
-/// `BIT_CLEAR[k]`: the positions `p` of a word whose bit `k` is clear.
-const BIT_CLEAR: [u64; 6] = [
-    0x5555_5555_5555_5555,
-    0x3333_3333_3333_3333,
-    0x0f0f_0f0f_0f0f_0f0f,
-    0x00ff_00ff_00ff_00ff,
-    0x0000_ffff_0000_ffff,
-    0x0000_0000_ffff_ffff,
-];
 
 /// The pairs the scan marks before it looks up the values still wanted (the first three steps of
 /// 64 find about 44 of Officers' ~58 values).
@@ -75,8 +66,8 @@ pub(super) struct ScanCodes {
     codes: Vec<u8>,
     /// `0xff` at each rare heap, 0 at the others, up to the last rare heap.
     lanes: Vec<u8>,
-    /// Whether the processor has BMI2 (`pext`, `pdep`).
-    bmi2: bool,
+    /// The kernels in use (`pext` and `pdep` in BMI2, when they are).
+    kernels: Kernels,
     /// The rare heaps with the codes of their values.
     coded_rare: Vec<RareHeap>,
 }
@@ -84,7 +75,12 @@ pub(super) struct ScanCodes {
 impl ScanCodes {
     /// The codes of `values` under `mask`, whose rare heaps are `rare`; `None` when the mask is
     /// 0 or past the coded values, or a value is.
-    pub fn new(values: &[u16], mask: u32, rare: &[RareHeap]) -> Option<ScanCodes> {
+    pub fn new(
+        values: &[u16],
+        mask: u32,
+        rare: &[RareHeap],
+        kernels: Kernels,
+    ) -> Option<ScanCodes> {
         if mask == 0 || mask >= CODED_VALUES || mask.trailing_zeros() > 5 {
             return None;
         }
@@ -100,7 +96,7 @@ impl ScanCodes {
             bit: mask.trailing_zeros(),
             codes: Vec::with_capacity(values.len()),
             lanes: Vec::new(),
-            bmi2: has_bmi2(),
+            kernels,
             coded_rare: Vec::with_capacity(rare.len()),
         };
         for &v in values {
@@ -156,7 +152,7 @@ impl ScanCodes {
 
     /// Inserts into `options` the common values whose codes are flagged.
     pub fn insert_common(&self, flags: &[bool; 256], options: &mut ValueSet) {
-        let found = byte_scan::set_of(flags);
+        let found = self.kernels.set_of(flags);
         let mut words = [0u64; CODED_VALUES as usize / 64];
         for (w, word) in words.iter_mut().enumerate() {
             let half = (found[w / 2] >> (32 * (w % 2))) as u32;
@@ -235,13 +231,14 @@ impl ScanCodes {
         let (low, high) = (&self.codes[1..=last], &self.codes[rest - last..rest]);
         // The first pairs find most values, a hit a step or more: they are marked instead.
         let marked = FIRST_MARKED.min(last) / 8 * 8;
-        let seen = byte_scan::set_of(&mark_pairs(&low[..marked], &high[last - marked..], lanes));
+        let seen =
+            (self.kernels).set_of(&mark_pairs(&low[..marked], &high[last - marked..], lanes));
         for (c, s) in codes.iter_mut().zip(seen) {
             *c &= !s;
         }
         let lanes = lanes.get(marked..).unwrap_or_default();
         let (low, high) = (&low[marked..], &high[..last - marked]);
-        byte_scan::remove_masked_pair_values(low, high, lanes, &mut codes);
+        byte_scan::remove_masked_pair_values(low, high, lanes, &mut codes, self.kernels);
         let mut found = [0u64; CODED_VALUES as usize / 64];
         for (w, found) in found.iter_mut().enumerate() {
             let gone = (before[w / 2] & !codes[w / 2]) >> (32 * (w % 2)) as u32;
@@ -254,46 +251,20 @@ impl ScanCodes {
     /// The codes of the rare values of a word of 64 values (the values `64 w..64 w + 64`, one
     /// rare value of each two that differ in bit `bit` only): the 32 codes `32 w..32 w + 32`.
     fn compress(&self, word: u64) -> u32 {
-        let x = word | word >> (1 << self.bit);
-        #[cfg(target_arch = "x86_64")]
-        if self.bmi2 {
-            // SAFETY: the processor has BMI2 (`self.bmi2`).
-            return unsafe { std::arch::x86_64::_pext_u64(x, BIT_CLEAR[self.bit as usize]) as u32 };
-        }
-        let mut x = x & BIT_CLEAR[self.bit as usize];
-        for k in self.bit..5 {
-            x = (x | x >> (1 << k)) & BIT_CLEAR[k as usize + 1];
-        }
-        x as u32
+        self.kernels
+            .compress(word | word >> (1 << self.bit), self.bit)
     }
 
     /// The rare values (`rare` in a word of 64 values) of 32 codes from [`ScanCodes::compress`].
     fn expand(&self, codes: u32, rare: u64) -> u64 {
-        let mut x = u64::from(codes);
-        #[cfg(target_arch = "x86_64")]
-        if self.bmi2 {
-            // SAFETY: the processor has BMI2 (`self.bmi2`).
-            x = unsafe { std::arch::x86_64::_pdep_u64(x, BIT_CLEAR[self.bit as usize]) };
-        }
-        if !self.bmi2 {
-            for k in (self.bit..5).rev() {
-                x = (x | x << (1 << k)) & BIT_CLEAR[k as usize];
-            }
-        }
+        let x = self.kernels.expand(codes, self.bit);
         (x & rare) | (x & !rare) << (1 << self.bit)
     }
 }
 
-fn has_bmi2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return std::arch::is_x86_feature_detected!("bmi2");
-    #[cfg(not(target_arch = "x86_64"))]
-    false
-}
-
 #[cfg(test)]
 mod tests {
-    use super::super::wide::tests::stream;
+    use super::super::wide::tests::{left_by_pairs, stream};
     use super::*;
 
     const MASKS: [u32; 6] = [0x1ee, 0x1, 0x6, 0x20, 0x155, 0x1e0];
@@ -305,7 +276,8 @@ mod tests {
     #[test]
     fn a_rare_value_is_told_by_its_code() {
         for mask in MASKS {
-            let codes = ScanCodes::new(&[], mask, &[]).expect("a mask below 512");
+            let codes =
+                ScanCodes::new(&[], mask, &[], Kernels::detect()).expect("a mask below 512");
             let rare: Vec<u32> = (0..CODED_VALUES).filter(|&v| is_rare(v, mask)).collect();
             let mut seen = [false; 256];
             for &v in &rare {
@@ -346,7 +318,8 @@ mod tests {
     fn sets_of_rare_values_become_sets_of_codes_and_back() {
         let mut next = stream(5);
         for mask in MASKS {
-            let mut codes = ScanCodes::new(&[], mask, &[]).expect("a mask below 512");
+            let mut codes =
+                ScanCodes::new(&[], mask, &[], Kernels::detect()).expect("a mask below 512");
             for round in 0..200 {
                 let values: Vec<u32> = (0..1 + next() % 100)
                     .map(|_| (next() % u64::from(CODED_VALUES)) as u32)
@@ -361,8 +334,8 @@ mod tests {
                     let c = codes.code(v);
                     expected[usize::from(c >> 6)] |= 1 << (c & 63);
                 }
-                for bmi2 in [false, has_bmi2()] {
-                    codes.bmi2 = bmi2;
+                for kernels in Kernels::every() {
+                    codes.kernels = kernels;
                     let coded: Vec<u64> = (0..4)
                         .map(|k| {
                             u64::from(codes.compress(words[2 * k]))
@@ -409,7 +382,8 @@ mod tests {
                     value: g[n].into(),
                 })
                 .collect();
-            let codes = ScanCodes::new(&g, mask, &rare).expect("values below 512");
+            let codes =
+                ScanCodes::new(&g, mask, &rare, Kernels::detect()).expect("values below 512");
             let last_rare = rare.last().map_or(0, |r| r.heap);
             let unequal = round % 2 == 1;
             let rest = len - (next() % 3) as usize;
@@ -422,12 +396,7 @@ mod tests {
                 }
             }
             let before: Vec<u32> = wanted.iter().collect();
-            let pairs: Vec<u32> = (1..=last_pair(rest, unequal))
-                .map(|a| u32::from(g[a] ^ g[rest - a]))
-                .collect();
-            let left: Vec<u32> = (before.iter().copied())
-                .filter(|v| !pairs.contains(v))
-                .collect();
+            let left = left_by_pairs(&g, (rest, unequal), &before);
             let missing = before.len() as u32;
             match codes.find(rest, unequal, &mut wanted, missing) {
                 Some(still) => {

@@ -25,6 +25,7 @@ use super::{Limits, SolveError};
 use block::{RareBlock, BLOCK_HEAPS};
 pub use cache::{canonical_key, Cache, CacheWarning};
 pub use cache_key::CacheKey;
+pub use kernels::Kernels;
 pub use options::{HeapOption, Leaves, OptionCursor};
 use values::{with_slice, CompactValues, RareHeap, ValueSet};
 use window::Window;
@@ -35,6 +36,7 @@ mod cache;
 mod cache_file;
 mod cache_key;
 mod codes;
+mod kernels;
 mod options;
 mod values;
 mod wide;
@@ -86,6 +88,8 @@ pub struct HeapSequence {
     codes_fit: bool,
     /// Whether `scan_codes` was built under this mask (or found of no use).
     codes_tried: bool,
+    /// The kernels in use, chosen when the sequence was made.
+    kernels: Kernels,
     /// How many scans and blocks of heaps ran on the codes (for the tests).
     #[cfg(test)]
     coded_runs: (usize, usize),
@@ -95,6 +99,11 @@ const FIRST_CHECKPOINT: usize = 64;
 
 impl HeapSequence {
     pub fn new(rules: HeapRules) -> HeapSequence {
+        HeapSequence::with_kernels(rules, Kernels::detect())
+    }
+
+    /// [`HeapSequence::new`], running the `kernels` given (the tests run every set).
+    pub fn with_kernels(rules: HeapRules, kernels: Kernels) -> HeapSequence {
         let structure = rules.structure();
         let windows = rules.ranges.iter().map(|_| Window::default()).collect();
         let mut seq = HeapSequence {
@@ -115,12 +124,13 @@ impl HeapSequence {
             windows,
             cache: cache::Tracker::default(),
             split_takes: Vec::new(),
-            block: RareBlock::default(),
-            wide: wide::WideBlock::default(),
+            block: RareBlock::new(kernels),
+            wide: wide::WideBlock::new(kernels),
             scan_codes: None,
-            code_block: RareBlock::default(),
+            code_block: RareBlock::new(kernels),
             codes_fit: false,
             codes_tried: false,
+            kernels,
             #[cfg(test)]
             coded_runs: (0, 0),
         };
@@ -173,6 +183,32 @@ impl HeapSequence {
         self.scan_codes
             .as_ref()
             .map_or(0, codes::ScanCodes::code_bytes)
+    }
+
+    /// The kernels it runs.
+    pub fn kernels(&self) -> Kernels {
+        self.kernels
+    }
+
+    /// The sparse space's strategy for the heaps computed now (`None` for a game without a
+    /// sparse space: no split in two, or ranges of takes): it follows the width of the values so
+    /// far and, for values of two bytes, whether the byte codes serve.
+    pub fn strategy(&self) -> Option<&'static str> {
+        if !self.rules.splits() || !self.rules.ranges.is_empty() {
+            return None;
+        }
+        if self.period.is_some() {
+            return Some("the proved period gives the values");
+        }
+        Some(match (&self.values, self.mask) {
+            (_, 0) => "no mask chosen yet: every pair",
+            (CompactValues::Bytes(_), _) => "byte blocks and scan",
+            (CompactValues::Halves(_), _) if self.scan_codes.is_some() => {
+                "byte codes past twice the last rare heap, two-byte blocks and scan before"
+            }
+            (CompactValues::Halves(_), _) => "two-byte blocks and scan",
+            (CompactValues::Words(_), _) => "rare pairs heap by heap, pairs scanned one by one",
+        })
     }
 
     /// The moves the sequence is computed from.
@@ -456,6 +492,7 @@ impl HeapSequence {
                 &self.options,
                 &self.common_bytes,
                 block,
+                self.kernels,
             );
             if let Some(value) = found {
                 return value;
@@ -466,7 +503,7 @@ impl HeapSequence {
         let mut exact_below = u32::MAX;
         if let CompactValues::Halves(g) = &self.values {
             if self.scan_codes.is_none() && self.codes_fit && !self.codes_tried {
-                self.scan_codes = codes::ScanCodes::new(g, self.mask, &self.rare);
+                self.scan_codes = codes::ScanCodes::new(g, self.mask, &self.rare, self.kernels);
                 if let Some(codes) = &mut self.scan_codes {
                     codes.reserve_exact(g.capacity() - g.len());
                 }
@@ -534,14 +571,14 @@ impl HeapSequence {
                         self.coded_runs.0 += usize::from(coded.is_some());
                     }
                     coded.unwrap_or_else(|| {
-                        let bound = self.bound;
+                        let (bound, kernels) = (self.bound, self.kernels);
                         wide_scan::find_in_wide_pairs(
                             g,
-                            rest,
-                            unequal,
+                            (rest, unequal),
                             &mut self.wanted,
                             missing_rare,
                             bound,
+                            kernels,
                         )
                     })
                 }

@@ -52,14 +52,31 @@ fn fast(rules: &HeapRules, len: usize) -> Vec<u32> {
 }
 
 /// [`fast`], with the values kept from the start in the storage given (empty), so that the
-/// paths for wide values run on games whose values are small.
+/// paths for wide values run on games whose values are small. Every kernel set runs, and each
+/// gives the same values.
 fn fast_stored_as(rules: &HeapRules, len: usize, storage: CompactValues) -> Vec<u32> {
-    let mut seq = HeapSequence::new(rules.clone());
-    seq.values = storage;
     let limits = Limits::default();
-    (0..len as u64)
-        .map(|n| seq.value(n, &limits).unwrap())
-        .collect()
+    let mut found: Option<Vec<u32>> = None;
+    for kernels in Kernels::every() {
+        let mut seq = HeapSequence::with_kernels(rules.clone(), kernels);
+        seq.values = match &storage {
+            CompactValues::Bytes(_) => CompactValues::Bytes(Vec::new()),
+            CompactValues::Halves(_) => CompactValues::Halves(Vec::new()),
+            CompactValues::Words(_) => CompactValues::Words(Vec::new()),
+        };
+        let values: Vec<u32> = (0..len as u64)
+            .map(|n| seq.value(n, &limits).unwrap())
+            .collect();
+        if let Some(first) = &found {
+            assert!(
+                values == *first,
+                "{} kernels differ: {rules:?}",
+                kernels.name()
+            );
+        }
+        found = Some(values);
+    }
+    found.expect("a kernel set")
 }
 
 /// The moves of an octal code's digits after the point (`digits[j]` for taking `j`), splits
@@ -298,15 +315,18 @@ fn officers_with_byte_codes_match_a_brute_force() {
     // Past twice its last rare heap (18,833) the scan reads the values' byte codes, and the
     // blocks compare the codes of the candidates.
     let officers = octal(&[0, 6], false);
-    let mut seq = HeapSequence::new(officers);
     let len = 60_000;
-    let values: Vec<u32> = (0..len as u64)
-        .map(|n| seq.value(n, &Limits::default()).unwrap())
-        .collect();
-    assert!(seq.scan_codes.is_some());
-    let (scans, blocks) = seq.coded_runs;
-    assert!(scans > 10_000 && blocks > 10_000, "{:?}", seq.coded_runs);
-    assert_eq!(values, officers_brute_force(len));
+    let expected = officers_brute_force(len);
+    for kernels in Kernels::every() {
+        let mut seq = HeapSequence::with_kernels(officers.clone(), kernels);
+        let values: Vec<u32> = (0..len as u64)
+            .map(|n| seq.value(n, &Limits::default()).unwrap())
+            .collect();
+        assert!(seq.scan_codes.is_some());
+        let (scans, blocks) = seq.coded_runs;
+        assert!(scans > 10_000 && blocks > 10_000, "{:?}", seq.coded_runs);
+        assert!(values == expected, "{}", kernels.name());
+    }
 }
 
 #[test]
@@ -318,13 +338,14 @@ fn the_coded_paths_match_the_plain_method_on_random_values() {
     let mask = 0x1ee;
     let is_rare = |v: u32| (v & mask).count_ones().is_multiple_of(2);
     let mut next = wide::tests::stream(3);
-    for &(digits, unequal) in &[
+    let codes = [
         (&[0u8, 6][..], false),
         (&[0, 6, 4], true),
         (&[0, 4, 4], false),
-    ] {
+    ];
+    for (digits, unequal) in codes {
         let rules = octal(digits, unequal);
-        let mut g: Vec<u32> = (0..6000)
+        let first: Vec<u32> = (0..6000)
             .map(|n| {
                 let v = (next() % 128) as u32;
                 if n < 200 || !is_rare(v) || n == 0 {
@@ -334,26 +355,30 @@ fn the_coded_paths_match_the_plain_method_on_random_values() {
                 }
             })
             .collect();
-        let mut seq = HeapSequence::continued_from(rules.clone(), g.iter().copied());
-        seq.values = CompactValues::Halves(g.iter().map(|&v| v as u16).collect());
-        seq.set_mask(0);
-        seq.set_mask(mask);
-        for n in g.len()..8000 {
-            let value = seq.value(n as u64, &Limits::default()).unwrap();
-            assert_eq!(
-                value,
-                plain_value(&rules, &g),
-                "{digits:?} {unequal} heap {n}"
+        for kernels in Kernels::every() {
+            let mut g = first.clone();
+            let mut seq = HeapSequence::with_kernels(rules.clone(), kernels);
+            g.iter().for_each(|&v| seq.record(v));
+            seq.values = CompactValues::Halves(g.iter().map(|&v| v as u16).collect());
+            seq.set_mask(0);
+            seq.set_mask(mask);
+            for n in g.len()..8000 {
+                let value = seq.value(n as u64, &Limits::default()).unwrap();
+                assert_eq!(
+                    value,
+                    plain_value(&rules, &g),
+                    "{digits:?} {unequal} heap {n}"
+                );
+                g.push(value);
+            }
+            assert!(seq.mask == mask && seq.scan_codes.is_some(), "{digits:?}");
+            let (scans, blocks) = seq.coded_runs;
+            assert!(
+                scans > 1000 && blocks > 1000,
+                "{digits:?} {:?}",
+                seq.coded_runs
             );
-            g.push(value);
         }
-        assert!(seq.mask == mask && seq.scan_codes.is_some(), "{digits:?}");
-        let (scans, blocks) = seq.coded_runs;
-        assert!(
-            scans > 1000 && blocks > 1000,
-            "{digits:?} {:?}",
-            seq.coded_runs
-        );
     }
 }
 
@@ -384,28 +409,30 @@ fn two_byte_values_match_the_plain_method() {
     // Officers' values pass 255 near heap 10^4: from there on they take two bytes, and the
     // two-byte blocks and scan run on the real values.
     let officers = octal(&[0, 6], false);
-    let mut seq = HeapSequence::new(officers.clone());
-    let values: Vec<u32> = (0..20_000)
-        .map(|n| seq.value(n, &Limits::default()).unwrap())
-        .collect();
-    assert!(matches!(seq.values, CompactValues::Halves(_)));
-    assert_ne!(seq.mask, 0);
     let expected = plain(&officers, 20_000);
-    assert_eq!(values, expected);
-    // Rows of 64 flags at first: heaps whose least missing common value is past them have their
-    // rare pairs counted one by one again, and the rows lengthen.
-    let mut seq = HeapSequence::new(officers.clone());
-    seq.wide = wide::WideBlock::with_row_use(64);
-    let values: Vec<u32> = (0..20_000)
-        .map(|n| seq.value(n, &Limits::default()).unwrap())
-        .collect();
-    assert_eq!(values, expected);
-    let largest = *expected.iter().max().unwrap() as usize;
-    assert!(
-        seq.wide.row_use() > largest,
-        "{} {largest}",
-        seq.wide.row_use()
-    );
+    for kernels in Kernels::every() {
+        let mut seq = HeapSequence::with_kernels(officers.clone(), kernels);
+        let values: Vec<u32> = (0..20_000)
+            .map(|n| seq.value(n, &Limits::default()).unwrap())
+            .collect();
+        assert!(matches!(seq.values, CompactValues::Halves(_)));
+        assert_ne!(seq.mask, 0);
+        assert!(values == expected, "{}", kernels.name());
+        // Rows of 64 flags at first: heaps whose least missing common value is past them have
+        // their rare pairs counted one by one again, and the rows lengthen.
+        let mut seq = HeapSequence::with_kernels(officers.clone(), kernels);
+        seq.wide = wide::WideBlock::with_row_use(64, kernels);
+        let values: Vec<u32> = (0..20_000)
+            .map(|n| seq.value(n, &Limits::default()).unwrap())
+            .collect();
+        assert!(values == expected, "{}", kernels.name());
+        let largest = *expected.iter().max().unwrap() as usize;
+        assert!(
+            seq.wide.row_use() > largest,
+            "{} {largest}",
+            seq.wide.row_use()
+        );
+    }
     // Small values kept in two bytes from the start: splits after taking 0, 1 or 2, equal
     // parts allowed or not.
     for &(digits, unequal) in SPLIT_CODES.iter().chain(&[(&[0, 4, 5, 6][..], false)]) {

@@ -2,6 +2,7 @@
 //! values of one heap, and the loops over pairs of heaps where games that split spend their time.
 
 use super::byte_scan::{self, ByteSet};
+use super::kernels::Kernels;
 
 /// One stored value: `u8`, `u16` or `u32`.
 pub(super) trait Cell: Copy + Into<u32> {}
@@ -356,7 +357,7 @@ pub(super) type BlockOptions<'a> = (&'a [bool; 256], u32);
 /// sets of values are [`ByteSet`]s: `options` holds the one-heap options, `splits` the
 /// `(rest, unequal)` of each way to split, `common` the common values. `block`: the option values
 /// already found from the rare heaps of a [`super::block::RareBlock`] with the bound below which
-/// they hold every common one, and the rare heaps it leaves out. `None` when every common value
+/// they hold every common one, and the rare heaps it leaves out; `kernels`, those in use. `None` when every common value
 /// below 256 is an option (the general method then answers).
 pub(super) fn sparse_byte_value(
     g: &[u8],
@@ -365,6 +366,7 @@ pub(super) fn sparse_byte_value(
     options: &ValueSet,
     common: &ByteSet,
     block: Option<(BlockOptions, [&[RareHeap]; 2])>,
+    kernels: Kernels,
 ) -> Option<u32> {
     let ((mut seen, exact_below), runs) = match block {
         Some(((found, exact_below), others)) => ((*found, exact_below), others),
@@ -379,7 +381,7 @@ pub(super) fn sparse_byte_value(
             }
         }
     }
-    let mut found = byte_scan::set_of(&seen);
+    let mut found = kernels.set_of(&seen);
     for (f, &o) in found.iter_mut().zip(options.words()) {
         *f |= o;
     }
@@ -400,39 +402,14 @@ pub(super) fn sparse_byte_value(
     let common_mex = common_mex?;
     if common_mex >= exact_below {
         // Past the block's candidates: every rare heap, heap by heap.
-        return sparse_byte_value(g, rare, splits, options, common, None);
+        return sparse_byte_value(g, rare, splits, options, common, None, kernels);
     }
     for &(rest, unequal) in splits {
         if byte_scan::is_empty(&wanted) {
             break;
         }
         let last = last_pair(rest, unequal);
-        byte_scan::remove_pair_values(&g[1..=last], &g[rest - last..rest], &mut wanted);
+        byte_scan::remove_pair_values(&g[1..=last], &g[rest - last..rest], &mut wanted, kernels);
     }
     Some(byte_scan::min(&wanted).unwrap_or(common_mex))
-}
-
-/// The 32 bytes at `low` xored with the 32 bytes at `high` with their elements in reverse
-/// order: `reverse` is the byte shuffle that reverses the elements (bytes, or pairs of bytes)
-/// within each half of 16 bytes, and then the halves are swapped.
-///
-/// # Safety
-/// Both pointers point to 32 readable bytes, and the processor has AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn xor_reversed_avx2<T>(
-    low: *const T,
-    high: *const T,
-    reverse: std::arch::x86_64::__m256i,
-) -> std::arch::x86_64::__m256i {
-    use std::arch::x86_64::*;
-    // SAFETY: both point to 32 bytes (the caller's promise), read unaligned.
-    let (low, high) = unsafe {
-        (
-            _mm256_loadu_si256(low.cast()),
-            _mm256_loadu_si256(high.cast()),
-        )
-    };
-    let reversed = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(high, reverse), 0x4e);
-    _mm256_xor_si256(low, reversed)
 }
