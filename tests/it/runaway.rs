@@ -296,3 +296,22 @@ fn threads_past_four_a_core_are_refused() {
 fn run_with_threads(threads: &str) -> measured::Run {
     measured::run_measured(&["--threads", threads], "print 1")
 }
+
+#[test]
+fn p_positions_of_a_box_too_large_stop_at_once_on_two_threads() {
+    // 4000 x 4000 values of four bytes are 64 MB alone. Swept row by row, the box grew a row
+    // at a time once doubling no longer fitted, each time sweeping it all again (minutes).
+    let started = std::time::Instant::now();
+    for statement in ["ppos", "table"] {
+        stops_within_the_limit_with(
+            &["--threads", "2"],
+            &format!("{statement} wythoff 0..4000, 0..4000"),
+            "grundy::memory_limit",
+        );
+    }
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+}
