@@ -137,7 +137,8 @@ impl SweepLink {
             + self
                 .fresh_values()
                 .map_or(0, |f| f.bytes.load(Ordering::Relaxed));
-        if bytes + more > limits.room() {
+        // The engine's tables of this game are on the ledger already: counted here instead.
+        if bytes + more > limits.room() + self.base().charged() {
             return Err(SolveError::MemoryLimit(limits.max_memory));
         }
         Ok(())
@@ -188,6 +189,7 @@ impl Engine {
             let shards = fresh.shards.into_vec().into_iter();
             let shards = shards.map(|s| s.into_inner().unwrap_or_else(PoisonError::into_inner));
             solver.absorb(shards.map(|s| (s.packed, s.sparse)), stored);
+            solver.recharge(&self.limits);
         }
         self.solvers = solvers;
     }

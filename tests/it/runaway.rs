@@ -297,6 +297,32 @@ fn run_with_threads(threads: &str) -> measured::Run {
     measured::run_measured(&["--threads", threads], "print 1")
 }
 
+/// Wythoff's game written again under another name: a game of its own, with tables of its own.
+const WYTHOFF_AGAIN: &str = "game w on (a, b) {
+    for k in 1..=a { a -= k }
+    for k in 1..=b { b -= k }
+    for k in 1..=min(a, b) { a -= k; b -= k }
+}";
+
+#[test]
+fn the_tables_of_several_games_count_together() {
+    // Each sweep of 3001 x 3001 values (some 36 MB, and the sets of its lines) fits alone;
+    // the second must see the first's tables, kept for the rest of the session.
+    stops_within_the_limit(
+        &format!("grundy wythoff[3000, 3000]\n{WYTHOFF_AGAIN}\ngrundy w[3000, 3000]"),
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn a_list_sees_the_tables_a_game_keeps() {
+    // The sweep's 36 MB and a list of 10^6 integers (32 MB) do not fit in 64 MiB together.
+    stops_within_the_limit(
+        "grundy wythoff[3000, 3000]\nlet x = [n for n in 0..10^6]",
+        "grundy::memory_limit",
+    );
+}
+
 #[test]
 fn p_positions_of_a_box_too_large_stop_at_once_on_two_threads() {
     // 4000 x 4000 values of four bytes are 64 MB alone. Swept row by row, the box grew a row
@@ -314,4 +340,10 @@ fn p_positions_of_a_box_too_large_stop_at_once_on_two_threads() {
         "{:?}",
         started.elapsed()
     );
+}
+
+#[test]
+fn the_officers_sequence_of_10_to_the_7_stops_within_the_limit() {
+    // Its values alone are 10^7 heaps; the answer held beside them does not fit.
+    stops_within_the_limit("sequence officers 0..=10^7", "grundy::memory_limit");
 }
