@@ -188,8 +188,7 @@ impl Engine {
             let stored = fresh.stored.into_inner();
             let shards = fresh.shards.into_vec().into_iter();
             let shards = shards.map(|s| s.into_inner().unwrap_or_else(PoisonError::into_inner));
-            solver.absorb(shards.map(|s| (s.packed, s.sparse)), stored);
-            solver.recharge(&self.limits);
+            solver.absorb(shards.map(|s| (s.packed, s.sparse)), stored, &self.limits);
         }
         self.solvers = solvers;
     }

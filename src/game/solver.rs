@@ -152,21 +152,27 @@ impl Solver {
         tables + self.stack.bytes(Growth::default())
     }
 
-    /// Takes in the values a parallel sweep found (states this solver does not hold), and how
-    /// many they are. Workers search, and publish, only games whose solver is hashed.
+    /// Takes in the values a parallel sweep found (states this solver does not hold), how many
+    /// they are given, as many as fit in the memory limit (see [`HashedTable::absorb`]), and
+    /// charges what the tables hold then. Workers search, and publish, only games whose solver
+    /// is hashed.
     pub(super) fn absorb(
         &mut self,
         shards: impl Iterator<Item = (FxHashMap<u128, u32>, FxHashMap<Box<[i64]>, u32>)>,
         stored: usize,
+        limits: &Limits,
     ) {
+        // The tables' own charge is on the ledger: the room they may grow into includes it.
+        let room =
+            (limits.room() + self.charged()).saturating_sub(self.stack.bytes(Growth::default()));
         match &mut self.store {
-            Store::Hashed(table) => table.absorb(shards),
+            Store::Hashed(table) => self.stored += table.absorb(shards, room),
             _ => assert_eq!(
                 stored, 0,
                 "a sweep published values of a game it never searches"
             ),
         }
-        self.stored += stored;
+        self.recharge(limits);
     }
 
     /// The value of `state` if this solver's tables hold it, without computing anything: what a

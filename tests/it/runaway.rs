@@ -347,3 +347,13 @@ fn the_officers_sequence_of_10_to_the_7_stops_within_the_limit() {
     // Its values alone are 10^7 heaps; the answer held beside them does not fit.
     stops_within_the_limit("sequence officers 0..=10^7", "grundy::memory_limit");
 }
+
+#[test]
+fn a_check_of_a_growing_search_stops_within_the_limit() {
+    // Each case searches a little further: the table of a million states and more does not
+    // fit. A value written over a state's mark in a full table made hashbrown grow it first
+    // (it reserves before it looks), unchecked: 104 MiB under a limit of 64.
+    let source = "game g on (a, b) {\n  if a > 0 { a -= 1 }\n  if b > 0 { b -= 1 }\n}\n\
+                  check grundy(g[a, b]) >= 0 for a in 0..2, b in 0..600000";
+    stops_within_the_limit_with(&["--threads", "1"], source, "grundy::memory_limit");
+}
