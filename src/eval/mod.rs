@@ -835,6 +835,13 @@ impl Interpreter {
             }
             return Ok(());
         }
+        if self.engine.method(id) == Method::LineSweep && r1 >= 0 && c1 >= 0 {
+            // The last cell first: its sweep covers the whole table at once (row by row, the
+            // sweep would grow many times), and what does not fit is known before anything
+            // else is done.
+            let corner = self.engine.part(id, vec![r1, c1]);
+            self.part_gvalue_at(&corner, span)?;
+        }
         let mut queued: Vec<[i64; 2]> = Vec::new();
         let progress = self.engine.limits.progress.clone();
         let reporter = progress.start(what, "cells", cells as u64);

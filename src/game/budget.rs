@@ -152,6 +152,17 @@ impl Charge {
         Ok(())
     }
 
+    /// Charges `bytes` in all whether or not they fit: memory already held (a search's tables,
+    /// kept within the room while they grew), which the ledger must count all the same.
+    pub fn hold(&mut self, bytes: usize) {
+        if self.set(bytes).is_err() {
+            self.ledger
+                .held
+                .fetch_add(bytes - self.bytes, Ordering::Relaxed);
+            self.bytes = bytes;
+        }
+    }
+
     /// Whether `bytes` more would fit, charging nothing.
     pub fn fits(&self, bytes: usize) -> Result<(), OverLimit> {
         if self.ledger.held().saturating_add(bytes) > self.limit {
@@ -215,6 +226,11 @@ mod tests {
         b.set(400).unwrap();
         assert_eq!(b.fits(1), Err(OverLimit(1000)));
         a.set(100).unwrap();
+        assert_eq!(ledger.held(), 500);
+        // What is already held is counted past the limit, and given back as usual.
+        a.hold(900);
+        assert_eq!(ledger.held(), 1300);
+        a.hold(100);
         assert_eq!(ledger.held(), 500);
         assert_eq!(a.release(), 100);
         drop(b);

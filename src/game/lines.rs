@@ -34,13 +34,13 @@ impl LineSweep {
         budget::boxed(self.values.capacity() * 4)
     }
 
-    /// The most bytes a sweep of a `rows` x `cols` box holds: the old values and the new, and
-    /// each line's set of values (a value is below the number of options, `2 * (rows + cols)`).
+    /// The most bytes a sweep of a `rows` x `cols` box holds: its values and each line's set of
+    /// values (a value is below the number of options, `2 * (rows + cols)`). The values of the
+    /// box before are given back before the sweep begins, so they do not count.
     fn sweep_bytes(&self, rows: usize, cols: usize) -> usize {
         let lines = self.rules.lines.len() * (rows + cols);
         let words = (2 * (rows + cols)).div_ceil(64) + 1;
-        self.bytes()
-            + budget::boxed(rows.saturating_mul(cols).saturating_mul(4))
+        budget::boxed(rows.saturating_mul(cols).saturating_mul(4))
             + lines.saturating_mul(24 + budget::boxed(words * 8))
     }
 
@@ -56,33 +56,67 @@ impl LineSweep {
     pub fn value(&mut self, state: &[i64], limits: &Limits) -> Result<u32, SolveError> {
         let (a, b) = (state[0] as usize, state[1] as usize);
         if a >= self.rows || b >= self.cols {
-            let grow = |old: usize, need: usize| {
-                if need < old {
-                    old
-                } else {
-                    (need + 1).max(2 * old)
-                }
-            };
-            let (mut rows, mut cols) = (grow(self.rows, a), grow(self.cols, b));
-            let over = |r: usize, c: usize| {
-                r.saturating_mul(c) > limits.max_states || self.sweep_bytes(r, c) > limits.room()
-            };
-            if over(rows, cols) {
-                rows = self.rows.max(a + 1);
-                cols = self.cols.max(b + 1);
-                if rows.saturating_mul(cols) > limits.max_states {
-                    return Err(SolveError::StateLimit(limits.max_states));
-                }
-                if self.sweep_bytes(rows, cols) > limits.room() {
-                    return Err(SolveError::MemoryLimit(limits.max_memory));
-                }
-            }
+            let (rows, cols) = self.next_box(a, b, limits)?;
             self.sweep(rows, cols, limits)?;
         }
         Ok(self.values[a * self.cols + b])
     }
 
+    /// The box the sweep that reaches `(a, b)` covers: the box known so far twice as large on
+    /// each axis that must grow; when that does not fit the limits, the largest box that does
+    /// between it and the box known grown just enough, or else the state's own box
+    /// `(a + 1) x (b + 1)`. So a state is refused only when its own box does not fit (what was
+    /// asked before does not matter), and a table swept row by row sweeps a number of times
+    /// that grows with the logarithm of its size, not with its rows.
+    fn next_box(&self, a: usize, b: usize, limits: &Limits) -> Result<(usize, usize), SolveError> {
+        let grow = |old: usize, need: usize| {
+            if need < old {
+                old
+            } else {
+                (need + 1).max(2 * old)
+            }
+        };
+        let fits = |(r, c): (usize, usize)| {
+            r.saturating_mul(c) <= limits.max_states && self.sweep_bytes(r, c) <= limits.room()
+        };
+        let wanted = (grow(self.rows, a), grow(self.cols, b));
+        if fits(wanted) {
+            return Ok(wanted);
+        }
+        let own = (a + 1, b + 1);
+        if !fits(own) {
+            return Err(if own.0.saturating_mul(own.1) > limits.max_states {
+                SolveError::StateLimit(limits.max_states)
+            } else {
+                SolveError::MemoryLimit(limits.max_memory)
+            });
+        }
+        let kept = (self.rows.max(own.0), self.cols.max(own.1));
+        let least = if fits(kept) { kept } else { own };
+        // The largest fraction `t / STEPS` of the way from `least` to `wanted` that fits.
+        const STEPS: usize = 1 << 10;
+        let at = |t: usize| {
+            let between = |lo: usize, hi: usize| {
+                lo + ((hi - lo) as u128 * t as u128 / STEPS as u128) as usize
+            };
+            (between(least.0, wanted.0), between(least.1, wanted.1))
+        };
+        let (mut lo, mut hi) = (0, STEPS);
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            if fits(at(mid)) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        Ok(at(lo))
+    }
+
     fn sweep(&mut self, rows: usize, cols: usize, limits: &Limits) -> Result<(), SolveError> {
+        // Every value is swept again: the old ones go first (counted out in `sweep_bytes`).
+        self.values = Vec::new();
+        (self.rows, self.cols) = (0, 0);
         let mut values = vec![0u32; rows * cols];
         // For each rule, one bit set of values per line, indexed by the line's base point.
         let mut sets: Vec<Vec<Vec<u64>>> = self

@@ -137,7 +137,8 @@ impl SweepLink {
             + self
                 .fresh_values()
                 .map_or(0, |f| f.bytes.load(Ordering::Relaxed));
-        if bytes + more > limits.room() {
+        // The engine's tables of this game are on the ledger already: counted here instead.
+        if bytes + more > limits.room() + self.base().charged() {
             return Err(SolveError::MemoryLimit(limits.max_memory));
         }
         Ok(())
@@ -187,7 +188,7 @@ impl Engine {
             let stored = fresh.stored.into_inner();
             let shards = fresh.shards.into_vec().into_iter();
             let shards = shards.map(|s| s.into_inner().unwrap_or_else(PoisonError::into_inner));
-            solver.absorb(shards.map(|s| (s.packed, s.sparse)), stored);
+            solver.absorb(shards.map(|s| (s.packed, s.sparse)), stored, &self.limits);
         }
         self.solvers = solvers;
     }

@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use super::budget::Charge;
 use super::heap::HeapSequence;
 use super::lines::LineSweep;
 use super::period_pipeline::HUGE;
@@ -73,6 +74,9 @@ pub struct Solver {
     /// During a search from a heap beyond any table: the first heap that search values on its
     /// own and counts (see [`Solver::heap_value`]).
     far_from: Option<i64>,
+    /// What the tables kept between searches hold, on the session's ledger, so that every other
+    /// game's search and every value sees them (see [`Solver::value`]).
+    retained: Option<Charge>,
 }
 
 /// A state of at most 15 counters, each non-negative and small enough, as one integer: the
@@ -126,6 +130,7 @@ impl Solver {
             stack: Stack::default(),
             visits: 0,
             far_from: None,
+            retained: None,
         }
     }
 
@@ -147,21 +152,27 @@ impl Solver {
         tables + self.stack.bytes(Growth::default())
     }
 
-    /// Takes in the values a parallel sweep found (states this solver does not hold), and how
-    /// many they are. Workers search, and publish, only games whose solver is hashed.
+    /// Takes in the values a parallel sweep found (states this solver does not hold), how many
+    /// they are given, as many as fit in the memory limit (see [`HashedTable::absorb`]), and
+    /// charges what the tables hold then. Workers search, and publish, only games whose solver
+    /// is hashed.
     pub(super) fn absorb(
         &mut self,
         shards: impl Iterator<Item = (FxHashMap<u128, u32>, FxHashMap<Box<[i64]>, u32>)>,
         stored: usize,
+        limits: &Limits,
     ) {
+        // The tables' own charge is on the ledger: the room they may grow into includes it.
+        let room =
+            (limits.room() + self.charged()).saturating_sub(self.stack.bytes(Growth::default()));
         match &mut self.store {
-            Store::Hashed(table) => table.absorb(shards),
+            Store::Hashed(table) => self.stored += table.absorb(shards, room),
             _ => assert_eq!(
                 stored, 0,
                 "a sweep published values of a game it never searches"
             ),
         }
-        self.stored += stored;
+        self.recharge(limits);
     }
 
     /// The value of `state` if this solver's tables hold it, without computing anything: what a
@@ -233,7 +244,58 @@ impl Solver {
     }
 
     /// The Grundy value of `state` (one heap for heap-like games), in canonical form.
+    ///
+    /// While it computes, the solver counts its own tables against the room the ledger leaves,
+    /// so their charge is given back for that time and taken again for what they keep. A search
+    /// stopped by the state or memory limit keeps nothing (its tables are as large as the limit
+    /// let them grow, and would leave no room to anything after it); a later search values
+    /// those states again.
     pub fn value(&mut self, state: &[i64], limits: &Limits) -> Result<u64, SolveError> {
+        if matches!(self.store, Store::Linked(..)) {
+            // A worker's own values are charged as they grow (see `SweepLink::check_own`).
+            return self.compute(state, limits);
+        }
+        self.retained = None;
+        let result = self.compute(state, limits);
+        if matches!(
+            result,
+            Err(SolveError::MemoryLimit(_) | SolveError::StateLimit(_))
+        ) {
+            self.forget();
+        }
+        self.recharge(limits);
+        result
+    }
+
+    /// Charges what the tables hold now to the ledger (after a search, or a sweep's values
+    /// taken in).
+    pub(super) fn recharge(&mut self, limits: &Limits) {
+        let mut charge = self.retained.take().unwrap_or_else(|| limits.charge());
+        charge.hold(self.bytes());
+        self.retained = Some(charge);
+    }
+
+    /// The bytes charged to the ledger for the tables kept.
+    pub(super) fn charged(&self) -> usize {
+        self.retained.as_ref().map_or(0, Charge::bytes)
+    }
+
+    /// Empties the tables of a searched game (a heap sequence refuses before it grows past the
+    /// limit, and a line sweep keeps the box it had: neither needs it).
+    fn forget(&mut self) {
+        match &mut self.store {
+            Store::Dense(table) => *table = DenseTable::default(),
+            Store::Hashed(table) | Store::Lines(_, table) => *table = HashedTable::default(),
+            Store::HeapSequence(_) | Store::Linked(..) => return,
+        }
+        self.stored = match &self.store {
+            Store::Lines(lines, _) => lines.len(),
+            _ => 0,
+        };
+        self.stack = Stack::default();
+    }
+
+    fn compute(&mut self, state: &[i64], limits: &Limits) -> Result<u64, SolveError> {
         match &mut self.store {
             Store::Linked(link, _) => {
                 let base = link.base();

@@ -296,3 +296,64 @@ fn threads_past_four_a_core_are_refused() {
 fn run_with_threads(threads: &str) -> measured::Run {
     measured::run_measured(&["--threads", threads], "print 1")
 }
+
+/// Wythoff's game written again under another name: a game of its own, with tables of its own.
+const WYTHOFF_AGAIN: &str = "game w on (a, b) {
+    for k in 1..=a { a -= k }
+    for k in 1..=b { b -= k }
+    for k in 1..=min(a, b) { a -= k; b -= k }
+}";
+
+#[test]
+fn the_tables_of_several_games_count_together() {
+    // Each sweep of 3001 x 3001 values (some 36 MB, and the sets of its lines) fits alone;
+    // the second must see the first's tables, kept for the rest of the session.
+    stops_within_the_limit(
+        &format!("grundy wythoff[3000, 3000]\n{WYTHOFF_AGAIN}\ngrundy w[3000, 3000]"),
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn a_list_sees_the_tables_a_game_keeps() {
+    // The sweep's 36 MB and a list of 10^6 integers (32 MB) do not fit in 64 MiB together.
+    stops_within_the_limit(
+        "grundy wythoff[3000, 3000]\nlet x = [n for n in 0..10^6]",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn p_positions_of_a_box_too_large_stop_at_once_on_two_threads() {
+    // 4000 x 4000 values of four bytes are 64 MB alone. Swept row by row, the box grew a row
+    // at a time once doubling no longer fitted, each time sweeping it all again (minutes).
+    let started = std::time::Instant::now();
+    for statement in ["ppos", "table"] {
+        stops_within_the_limit_with(
+            &["--threads", "2"],
+            &format!("{statement} wythoff 0..4000, 0..4000"),
+            "grundy::memory_limit",
+        );
+    }
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn the_officers_sequence_of_10_to_the_7_stops_within_the_limit() {
+    // Its values alone are 10^7 heaps; the answer held beside them does not fit.
+    stops_within_the_limit("sequence officers 0..=10^7", "grundy::memory_limit");
+}
+
+#[test]
+fn a_check_of_a_growing_search_stops_within_the_limit() {
+    // Each case searches a little further: the table of a million states and more does not
+    // fit. A value written over a state's mark in a full table made hashbrown grow it first
+    // (it reserves before it looks), unchecked: 104 MiB under a limit of 64.
+    let source = "game g on (a, b) {\n  if a > 0 { a -= 1 }\n  if b > 0 { b -= 1 }\n}\n\
+                  check grundy(g[a, b]) >= 0 for a in 0..2, b in 0..600000";
+    stops_within_the_limit_with(&["--threads", "1"], source, "grundy::memory_limit");
+}

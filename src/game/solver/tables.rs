@@ -24,6 +24,18 @@ fn within(bytes: usize, limits: &Limits) -> Result<(), SolveError> {
     Ok(())
 }
 
+/// Stores `value` under `key` in a table whose growth was checked (when `key` is new). A key
+/// already there has its value replaced in place: `insert` first makes room for one more entry
+/// (hashbrown reserves before it looks), so it would grow a full table past what was checked.
+fn put<K: std::hash::Hash + Eq>(map: &mut FxHashMap<K, u32>, key: K, value: u32) {
+    match map.get_mut(&key) {
+        Some(slot) => *slot = value,
+        None => {
+            map.insert(key, value);
+        }
+    }
+}
+
 /// The values of a heap-like game: every heap below `filled` in order, and the heaps beyond the
 /// table that searches of sparse reach valued.
 #[derive(Default)]
@@ -80,14 +92,14 @@ impl DenseTable {
             if !self.searching.contains_key(&heap) {
                 within(self.bytes(Some(Table::Searching)) + held, limits)?;
             }
-            self.searching.insert(heap, value);
+            put(&mut self.searching, heap, value);
         } else if n < self.values.len() {
             self.values[n] = value;
         } else if reaching {
             if !self.reached.contains_key(&heap) {
                 within(self.bytes(Some(Table::Reached)) + held, limits)?;
             }
-            self.reached.insert(heap, value);
+            put(&mut self.reached, heap, value);
         } else {
             if n >= limits.max_states {
                 return Err(SolveError::StateLimit(limits.max_states));
@@ -186,14 +198,14 @@ impl HashedTable {
     /// Stores the value of `state` without a check (a sweep worker's, counted by the sweep).
     pub fn insert(&mut self, state: &[i64], key: Option<u128>, value: u32) {
         match key {
-            Some(key) => {
-                self.packed.insert(key, value);
-            }
-            None => {
-                if self.sparse.insert(state.into(), value).is_none() {
+            Some(key) => put(&mut self.packed, key, value),
+            None => match self.sparse.get_mut(state) {
+                Some(slot) => *slot = value,
+                None => {
+                    self.sparse.insert(state.into(), value);
                     self.key_bytes += budget::boxed(state.len() * 8);
                 }
-            }
+            },
         }
     }
 
@@ -210,17 +222,40 @@ impl HashedTable {
         }
     }
 
-    /// Takes in the values of a parallel sweep's shards.
+    /// Takes in the values of a parallel sweep's shards, as many as fit: the table grows only
+    /// while it stays within `room` bytes (the sweep counted its values by an estimate, and a
+    /// table grows into one twice its size while it still holds the old). A value left out is
+    /// searched again when it is asked for. How many states it took.
     pub fn absorb(
         &mut self,
         shards: impl Iterator<Item = (FxHashMap<u128, u32>, FxHashMap<Box<[i64]>, u32>)>,
-    ) {
+        room: usize,
+    ) -> usize {
+        let mut taken = 0;
         for (packed, sparse) in shards {
-            self.packed.extend(packed);
+            for (key, value) in packed {
+                if !self.packed.contains_key(&key) {
+                    if self.bytes(Some(Table::Packed)) > room {
+                        continue;
+                    }
+                    taken += 1;
+                }
+                put(&mut self.packed, key, value);
+            }
             for (key, value) in sparse {
-                self.key_bytes += budget::boxed(key.len() * 8);
+                if let Some(slot) = self.sparse.get_mut(&key) {
+                    *slot = value;
+                    continue;
+                }
+                let more = budget::boxed(key.len() * 8);
+                if self.bytes(Some(Table::Sparse)) + more > room {
+                    continue;
+                }
+                taken += 1;
+                self.key_bytes += more;
                 self.sparse.insert(key, value);
             }
         }
+        taken
     }
 }
