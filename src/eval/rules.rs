@@ -7,6 +7,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use super::boards::BoardValue;
 use super::expr::{combine, Eval, Flow, Host};
 use super::value::{Family, Value};
 use super::Globals;
@@ -150,6 +151,10 @@ fn state_values<'a>(shape: &'a StateShape, state: &[i64]) -> Vec<(&'a str, Value
             s.name.as_str(),
             Value::list(state.iter().map(|&x| Value::Int(x)).collect()),
         )],
+        StateShape::Cells(c) => vec![(
+            c.name.as_str(),
+            Value::Board(Arc::new(BoardValue::decode(state))),
+        )],
     }
 }
 
@@ -235,6 +240,7 @@ impl RuleGame {
         eval: &Eval<'_, '_>,
         shape: &StateShape,
         rule: &Rule,
+        base: &[i64],
     ) -> Result<Vec<i64>, Error> {
         let int = |v: Value, name: &str| match v {
             Value::Int(n) => Ok(n),
@@ -256,6 +262,27 @@ impl RuleGame {
             )),
         };
         let state = match shape {
+            StateShape::Cells(c) => {
+                return match eval.lookup(&c.name).expect("bound") {
+                    Value::Board(board) if board.board == BoardValue::decode(base).board => {
+                        Ok(board.encode())
+                    }
+                    Value::Board(_) => Err(Error::invalid(
+                        format!("`{}` was given the cells of another board", c.name),
+                        rule.span,
+                        format!(
+                            "a rule removes cells from `{0}`, e.g. `{0} -= {{x}}`, on the board it was",
+                            c.name
+                        ),
+                    )),
+                    other => Err(Error::type_mismatch(
+                        "a board",
+                        other.type_name(),
+                        rule.span,
+                        format!("after the updates, `{}` must be a set of cells of its board", c.name),
+                    )),
+                };
+            }
             StateShape::Heap(n) => ints(
                 eval.lookup(&n.name).expect("bound"),
                 &n.name,
@@ -348,7 +375,7 @@ impl RuleGame {
                         [] => apply_all(eval, &rule.updates),
                         steps => run_steps(eval, steps),
                     };
-                    let option = result.and_then(|()| self.read_state(eval, shape, rule));
+                    let option = result.and_then(|()| self.read_state(eval, shape, rule, &base));
                     for (name, value) in state_values(shape, &base) {
                         eval.set(name, value);
                     }
@@ -392,6 +419,9 @@ impl Game for RuleGame {
     }
 
     fn describe(&self, state: &[i64]) -> String {
+        if let StateShape::Cells(_) = self.parts().0 {
+            return format!("{}[{}]", self.display, BoardValue::decode(state));
+        }
         format!("{}[{}]", self.display, join(state))
     }
 
