@@ -404,6 +404,13 @@ impl Checker<'_> {
                 rules,
                 unordered,
             } => {
+                if *unordered && matches!(state, StateShape::Cells(_)) {
+                    self.errors.push(Error::invalid(
+                        "`unordered` does not apply to a game on cells",
+                        decl.name.span,
+                        "the state of a game on cells is a set of cells; `unordered` is for `on (a, b)` and `on s[]`",
+                    ));
+                }
                 if *unordered && matches!(state, StateShape::Heap(_)) {
                     self.errors.push(Error::invalid(
                         "`unordered` does not apply to a heap game",

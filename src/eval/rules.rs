@@ -1,5 +1,6 @@
 //! Games declared by rules over a state, seen by the engine as a `Game`.
 
+mod cell_shape;
 mod compiled;
 
 use std::cell::Cell;
@@ -12,7 +13,7 @@ use super::expr::{combine, Eval, Flow, Host};
 use super::value::{Family, Value};
 use super::Globals;
 use crate::error::{Error, Origin};
-use crate::game::vocabulary::{HeapRules, LineRules, Structure};
+use crate::game::vocabulary::{Board, CellRules, HeapRules, LineRules, Structure};
 use crate::game::{Emit, Engine, Game, RuleError, SolveError};
 use crate::span::Span;
 use crate::syntax::ast::{BinaryOp, GameDecl, GameDef, Rule, StateShape, Step, Update, UpdateOp};
@@ -31,6 +32,9 @@ pub struct RuleGame {
     max_elements: usize,
     /// The rules compiled to slots, when the compiler handles them.
     compiled: Option<compiled::Compiled>,
+    /// The moves of a game on cells, when its rules are read as moves on cells
+    /// ([`crate::game::vocabulary::CellMove`]).
+    cells: Option<CellRules>,
 }
 
 thread_local! {
@@ -106,8 +110,22 @@ impl RuleGame {
         // A global named like a built-in would shadow it: the AST walker then runs.
         let compiled = compiled::compile(&decl, &params, &globals)
             .filter(|c| !c.builtins.iter().any(|b| globals.contains_key(*b)));
+        let cells = match &decl.def {
+            GameDef::Rules {
+                state: StateShape::Cells(c),
+                rules,
+                ..
+            } => {
+                let shadowed = |name: &str| {
+                    globals.contains_key(name) || decl.params.iter().any(|p| p.name == name)
+                };
+                cell_shape::cell_rules(&c.name, rules, &shadowed)
+            }
+            _ => None,
+        };
         RuleGame {
             compiled,
+            cells,
             display,
             decl,
             origin,
@@ -412,8 +430,22 @@ impl Game for RuleGame {
         self.fast_paths()?.line_rules()
     }
 
+    fn cell_rules(&self) -> Option<CellRules> {
+        self.cells
+            .clone()
+            .filter(|_| !INTERPRET_ONLY.with(Cell::get))
+    }
+
+    fn cell_board(&self, state: &[i64]) -> Option<(Board, u128)> {
+        if !matches!(self.parts().0, StateShape::Cells(_)) {
+            return None;
+        }
+        let board = BoardValue::decode(state);
+        Some((board.board, board.present))
+    }
+
     fn canonicalize(&self, state: &mut [i64]) {
-        if self.parts().1 {
+        if self.parts().1 && !matches!(self.parts().0, StateShape::Cells(_)) {
             state.sort_unstable();
         }
     }

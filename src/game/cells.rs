@@ -121,6 +121,11 @@ impl CellSolver {
         }
     }
 
+    /// The moves it plays.
+    pub fn rules(&self) -> &CellRules {
+        &self.rules
+    }
+
     /// How many regions have a stored value.
     pub fn stored(&self) -> usize {
         self.values.len()
