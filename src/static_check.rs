@@ -728,6 +728,10 @@ impl Checker<'_> {
             }
             return Ty::Bool;
         }
+        // `b - {x}` of a value not known to be a board may remove cells from one.
+        if op == BinaryOp::Sub && a == Ty::Unknown && b == Ty::Set {
+            return Ty::Unknown;
+        }
         if op == BinaryOp::Sub && a == Ty::Board {
             if !matches!(b, Ty::Set | Ty::Int | Ty::Unknown) {
                 self.errors.push(Error::type_mismatch(

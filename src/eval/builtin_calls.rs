@@ -92,9 +92,10 @@ pub fn call<'a>(
             ints(eval, arg)?.iter().filter(|&&x| x != 0).count() as i64,
         )),
         Function::Grid => {
-            let board = match args {
-                [w, h] => BoardValue::grid(eval.int(w)?, eval.int(h)?, span)?,
-                _ => match eval.eval(arg)? {
+            let board = if let [w, h] = args {
+                BoardValue::grid(eval.int(w)?, eval.int(h)?, span)?
+            } else {
+                match eval.eval(arg)? {
                     Value::List(rows) => BoardValue::grid_of_rows(&rows, arg.span)?,
                     other => {
                         return Err(Error::type_mismatch(
@@ -104,7 +105,7 @@ pub fn call<'a>(
                             builtin.usage,
                         ))
                     }
-                },
+                }
             };
             Ok(Value::Board(Arc::new(board)))
         }
@@ -128,12 +129,14 @@ pub fn call<'a>(
             };
             let cell = &args[1];
             let x = eval.int(cell)?;
-            match function {
-                Function::Neighbours => board.neighbours(x, cell.span),
-                Function::Degree => board.degree(x, cell.span).map(Value::Int),
-                _ => board
+            if function == Function::Neighbours {
+                board.neighbours(x, cell.span)
+            } else if function == Function::Degree {
+                board.degree(x, cell.span).map(Value::Int)
+            } else {
+                board
                     .place(x, function == Function::Column, cell.span)
-                    .map(Value::Int),
+                    .map(Value::Int)
             }
         }
         Function::Mex => {

@@ -296,3 +296,11 @@ fn threads_past_four_a_core_are_refused() {
 fn run_with_threads(threads: &str) -> measured::Run {
     measured::run_measured(&["--threads", threads], "print 1")
 }
+
+#[test]
+fn cram_on_a_large_board_stops_at_the_memory_limit() {
+    stops_within_the_limit(
+        "game cram on cells c { for x in c, y in neighbours(c, x) if y > x and y in c { c -= {x, y} } }\ngrundy cram[grid(11, 11)]",
+        "grundy::memory_limit",
+    );
+}
