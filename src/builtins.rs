@@ -21,6 +21,12 @@ pub enum Function {
     State,
     Read,
     Repeat,
+    Grid,
+    Vertices,
+    Neighbours,
+    Degree,
+    Row,
+    Column,
 }
 
 /// What an argument of a built-in must be.
@@ -36,6 +42,8 @@ pub enum Kind {
     Position,
     /// A string (the path of a file).
     Str,
+    /// A board: some cells of a grid or of a graph.
+    Board,
     /// Any value.
     Any,
 }
@@ -49,6 +57,7 @@ impl Kind {
             Kind::Sized => "a list, set, string or finite range",
             Kind::Position => "a position",
             Kind::Str => "a string",
+            Kind::Board => "a board",
             Kind::Any => "a value",
         }
     }
@@ -60,6 +69,8 @@ pub enum Returns {
     Int,
     Str,
     List,
+    Set,
+    Board,
 }
 
 /// One built-in function.
@@ -79,6 +90,7 @@ pub struct Builtin {
 
 const INTS_USAGE: &str = "of a list, set or finite range of integers: `xor([3, 4, 5])`";
 const POSITION_USAGE: &str = "of a position: `grundy(nim[3, 4])`";
+const CELL_USAGE: &str = "of a board and one of its cells: `neighbours(grid(3, 3), 4)`";
 const MIN_MAX_USAGE: &str = "of two integers or of a list: `min(a, b)`, `max([3, 1, 2])`";
 
 /// Every built-in function.
@@ -202,6 +214,55 @@ pub const BUILTINS: &[Builtin] = &[
         returns: Returns::List,
         compiles: false,
         usage: "`repeat(x, k)`: a list of k copies of x, e.g. `nim[repeat(5, 3) ++ [2]]`",
+    },
+    Builtin {
+        name: "grid",
+        function: Function::Grid,
+        forms: &[&[Kind::Int, Kind::Int], &[Kind::Any]],
+        returns: Returns::Board,
+        compiles: false,
+        usage: "`grid(width, height)`, or a grid with holes `grid([\"..#\", \"...\"])`",
+    },
+    Builtin {
+        name: "vertices",
+        function: Function::Vertices,
+        forms: &[&[Kind::Int, Kind::Any]],
+        returns: Returns::Board,
+        compiles: false,
+        usage:
+            "`vertices(n, edges)`: the vertices of a graph, e.g. `vertices(3, [[0, 1], [1, 2]])`",
+    },
+    Builtin {
+        name: "neighbours",
+        function: Function::Neighbours,
+        forms: &[&[Kind::Board, Kind::Int]],
+        returns: Returns::Set,
+        compiles: false,
+        usage: CELL_USAGE,
+    },
+    Builtin {
+        name: "degree",
+        function: Function::Degree,
+        forms: &[&[Kind::Board, Kind::Int]],
+        returns: Returns::Int,
+        compiles: false,
+        usage: CELL_USAGE,
+    },
+    Builtin {
+        name: "row",
+        function: Function::Row,
+        forms: &[&[Kind::Board, Kind::Int]],
+        returns: Returns::Int,
+        compiles: false,
+        usage: CELL_USAGE,
+    },
+    Builtin {
+        name: "column",
+        function: Function::Column,
+        forms: &[&[Kind::Board, Kind::Int]],
+        returns: Returns::Int,
+        compiles: false,
+        usage: CELL_USAGE,
     },
 ];
 

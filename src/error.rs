@@ -103,6 +103,29 @@ pub enum Error {
         help: String,
     },
 
+    /// A board that cannot be made, or a cell that is not on it: `grid(["..", "."])`,
+    /// `vertices(3, [[0, 5]])`, `row(grid(2, 2), 7)`.
+    #[error("{message}")]
+    #[diagnostic(code(grundy::bad_board), help("{help}"))]
+    BadBoard {
+        message: String,
+        #[label("this board")]
+        span: Span,
+        help: String,
+    },
+
+    /// A board of more cells than a game on cells holds: `grid(12, 11)`.
+    #[error("a board of {cells} cells: a game on cells is played on at most 128 cells")]
+    #[diagnostic(
+        code(grundy::too_many_cells),
+        help("split the board into parts of at most 128 cells and add their positions: `cram[grid(8, 8)] + cram[grid(8, 8)]`")
+    )]
+    TooManyCells {
+        cells: String,
+        #[label("this board")]
+        span: Span,
+    },
+
     /// A move that leaves a counter below zero: `game g on n { for k in 0..=n+1 { n -= k } }`.
     #[error("a move leaves a negative counter: {state}")]
     #[diagnostic(

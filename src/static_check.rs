@@ -378,7 +378,9 @@ impl Checker<'_> {
         let mut state_names: Vec<&Ident> = Vec::new();
         if let GameDef::Rules { state, .. } = &decl.def {
             match state {
-                StateShape::Heap(n) | StateShape::List(n) => state_names.push(n),
+                StateShape::Heap(n) | StateShape::List(n) | StateShape::Cells(n) => {
+                    state_names.push(n)
+                }
                 StateShape::Tuple(names) => state_names.extend(names),
             }
         }
@@ -402,6 +404,13 @@ impl Checker<'_> {
                 rules,
                 unordered,
             } => {
+                if *unordered && matches!(state, StateShape::Cells(_)) {
+                    self.errors.push(Error::invalid(
+                        "`unordered` does not apply to a game on cells",
+                        decl.name.span,
+                        "the state of a game on cells is a set of cells; `unordered` is for `on (a, b)` and `on s[]`",
+                    ));
+                }
                 if *unordered && matches!(state, StateShape::Heap(_)) {
                     self.errors.push(Error::invalid(
                         "`unordered` does not apply to a heap game",
@@ -411,6 +420,7 @@ impl Checker<'_> {
                 }
                 self.heap_game = matches!(state, StateShape::Heap(_));
                 let list = matches!(state, StateShape::List(_));
+                let cells = matches!(state, StateShape::Cells(_));
                 self.state = state_names
                     .iter()
                     .map(|n| StateVar {
@@ -419,8 +429,12 @@ impl Checker<'_> {
                     })
                     .collect();
                 for var in state_names {
-                    self.locals
-                        .push((var.name.clone(), if list { Ty::List } else { Ty::Int }));
+                    let ty = match (list, cells) {
+                        (true, _) => Ty::List,
+                        (_, true) => Ty::Board,
+                        _ => Ty::Int,
+                    };
+                    self.locals.push((var.name.clone(), ty));
                 }
                 for rule in rules {
                     self.rule(rule);
@@ -540,7 +554,7 @@ impl Checker<'_> {
             let ty = match binder.kind {
                 BinderKind::Let => domain,
                 BinderKind::In => match domain {
-                    Ty::Range | Ty::Set => Ty::Int,
+                    Ty::Range | Ty::Set | Ty::Board => Ty::Int,
                     Ty::Box => Ty::List,
                     Ty::List | Ty::Unknown => Ty::Unknown,
                     other => {
@@ -695,6 +709,40 @@ impl Checker<'_> {
         if matches!(op, BinaryOp::Eq | BinaryOp::Ne) {
             return Ty::Bool;
         }
+        if op == BinaryOp::In {
+            if !matches!(a, Ty::Int | Ty::Unknown) {
+                self.errors.push(Error::type_mismatch(
+                    "an integer",
+                    found(&a, left),
+                    left.span,
+                    "`x in s` asks whether the integer x is in s",
+                ));
+            }
+            if !matches!(b, Ty::Set | Ty::List | Ty::Range | Ty::Board | Ty::Unknown) {
+                self.errors.push(Error::type_mismatch(
+                    "a set, list, range or board",
+                    found(&b, right),
+                    right.span,
+                    "`x in s` asks whether the integer x is in s",
+                ));
+            }
+            return Ty::Bool;
+        }
+        // `b - {x}` of a value not known to be a board may remove cells from one.
+        if op == BinaryOp::Sub && a == Ty::Unknown && b == Ty::Set {
+            return Ty::Unknown;
+        }
+        if op == BinaryOp::Sub && a == Ty::Board {
+            if !matches!(b, Ty::Set | Ty::Int | Ty::Unknown) {
+                self.errors.push(Error::type_mismatch(
+                    "a set of cells or a cell",
+                    found(&b, right),
+                    right.span,
+                    "`b - {x, y}` removes cells from a board",
+                ));
+            }
+            return Ty::Board;
+        }
         let allowed: &[Ty] = match op {
             BinaryOp::Concat => &[Ty::List],
             BinaryOp::Add => &[Ty::Int, Ty::List, Ty::Position],
@@ -777,6 +825,8 @@ impl Checker<'_> {
                         Returns::Int => Ty::Int,
                         Returns::Str => Ty::Str,
                         Returns::List => Ty::List,
+                        Returns::Set => Ty::Set,
+                        Returns::Board => Ty::Board,
                     };
                 }
             }
@@ -839,6 +889,23 @@ impl Checker<'_> {
     fn index(&mut self, target: &Expr, args: &[Expr], span: Span) -> Ty {
         let target_ty = self.expr(target);
         match target_ty {
+            Ty::Game(Shape::Cells) => {
+                for arg in args {
+                    let ty = self.expr(arg);
+                    if !matches!(ty, Ty::Board | Ty::Unknown) {
+                        self.errors.push(Error::type_mismatch(
+                            "a board",
+                            found(&ty, arg),
+                            arg.span,
+                            format!(
+                                "a position of `{0}` is a board: `{0}[grid(3, 2)]`",
+                                describe(target)
+                            ),
+                        ));
+                    }
+                }
+                Ty::Position
+            }
             Ty::Game(shape) => {
                 let mut counters = 0;
                 let mut exact = true;

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::boards::BoardValue;
 use super::expr::{solve_error, Eval};
 use super::read::{self, ReadLimits};
 use super::value::{PositionValue, Shape, Value};
@@ -90,6 +91,54 @@ pub fn call<'a>(
         Function::Count => Ok(Value::Int(
             ints(eval, arg)?.iter().filter(|&&x| x != 0).count() as i64,
         )),
+        Function::Grid => {
+            let board = if let [w, h] = args {
+                BoardValue::grid(eval.int(w)?, eval.int(h)?, span)?
+            } else {
+                match eval.eval(arg)? {
+                    Value::List(rows) => BoardValue::grid_of_rows(&rows, arg.span)?,
+                    other => {
+                        return Err(Error::type_mismatch(
+                            "a list of strings",
+                            other.type_name(),
+                            arg.span,
+                            builtin.usage,
+                        ))
+                    }
+                }
+            };
+            Ok(Value::Board(Arc::new(board)))
+        }
+        Function::Vertices => {
+            let n = eval.int(arg)?;
+            let edges = eval.eval(&args[1])?;
+            let board = BoardValue::vertices(n, &edges, args[1].span)?;
+            Ok(Value::Board(Arc::new(board)))
+        }
+        Function::Neighbours | Function::Degree | Function::Row | Function::Column => {
+            let board = match eval.eval(arg)? {
+                Value::Board(board) => board,
+                other => {
+                    return Err(Error::type_mismatch(
+                        "a board",
+                        other.type_name(),
+                        arg.span,
+                        builtin.usage,
+                    ))
+                }
+            };
+            let cell = &args[1];
+            let x = eval.int(cell)?;
+            if function == Function::Neighbours {
+                board.neighbours(x, cell.span)
+            } else if function == Function::Degree {
+                board.degree(x, cell.span).map(Value::Int)
+            } else {
+                board
+                    .place(x, function == Function::Column, cell.span)
+                    .map(Value::Int)
+            }
+        }
         Function::Mex => {
             let mut values: Vec<u64> = ints(eval, arg)?
                 .iter()
@@ -146,6 +195,7 @@ fn len<'a>(eval: &mut Eval<'_, 'a>, builtin: &Builtin, arg: &'a Expr) -> Result<
     let len = match &value {
         Value::List(items) => items.len() as i64,
         Value::Set(items) => items.len() as i64,
+        Value::Board(board) => board.len() as i64,
         Value::Str(s) => s.chars().count() as i64,
         Value::Range {
             start,
@@ -211,6 +261,7 @@ fn state(p: &PositionValue) -> Value {
             .expect("known game");
         match &game.shape {
             Shape::Nodes(names) => vec![Value::str(&names[part.state[0] as usize])],
+            Shape::Cells => vec![Value::Board(Arc::new(BoardValue::decode(&part.state)))],
             _ => part.state.iter().map(|&x| Value::Int(x)).collect(),
         }
     };

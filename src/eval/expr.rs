@@ -652,6 +652,9 @@ impl<'h, 'a> Eval<'h, 'a> {
         args: &'a [Expr],
         span: Span,
     ) -> Result<Value, Error> {
+        if game.shape == Shape::Cells {
+            return self.board_position(game, args);
+        }
         let mut numbers = Vec::new();
         for arg in args {
             if let (Shape::Nodes(nodes), ExprKind::Var(name)) = (&game.shape, &arg.kind) {
@@ -750,10 +753,38 @@ impl<'h, 'a> Eval<'h, 'a> {
                     state: Box::new([n]),
                 })
                 .collect(),
-            Shape::Tuple(_) | Shape::List => {
+            Shape::Tuple(_) | Shape::List | Shape::Cells => {
                 vec![engine.part(game.id, numbers.iter().map(|&(n, _)| n).collect())]
             }
         };
+        Ok(Value::Position(Arc::new(PositionValue {
+            position: Position::new(parts, false),
+            games: vec![game.clone()],
+        })))
+    }
+
+    /// A position of a game on cells: one component a board, `cram[grid(3, 2), grid(2, 2)]`.
+    fn board_position(&mut self, game: &Arc<GameValue>, args: &'a [Expr]) -> Result<Value, Error> {
+        let mut parts = Vec::with_capacity(args.len());
+        for arg in args {
+            match self.eval(arg)? {
+                Value::Board(board) => parts.push(Part {
+                    game: game.id,
+                    state: board.encode().into(),
+                }),
+                other => {
+                    return Err(Error::type_mismatch(
+                        "a board",
+                        other.type_name(),
+                        arg.span,
+                        format!(
+                            "a position of {} is a board: `{}[grid(3, 2)]`",
+                            game.display, game.display
+                        ),
+                    ))
+                }
+            }
+        }
         Ok(Value::Position(Arc::new(PositionValue {
             position: Position::new(parts, false),
             games: vec![game.clone()],
@@ -809,6 +840,13 @@ impl<'h, 'a> Eval<'h, 'a> {
                     }
                 }
             }
+            Value::Board(board) => {
+                for x in board.cells() {
+                    if let Flow::Stop = each(self, Value::Int(x))? {
+                        return Ok(Flow::Stop);
+                    }
+                }
+            }
             Value::List(items) => {
                 for x in items.iter() {
                     if let Flow::Stop = each(self, x.clone())? {
@@ -854,7 +892,7 @@ impl<'h, 'a> Eval<'h, 'a> {
             }
             other => {
                 return Err(Error::type_mismatch(
-                    "a range, set, list or box",
+                    "a range, set, list, box or board",
                     other.type_name(),
                     first.value.span,
                     if matches!(other, Value::Range { last: None, .. }) {
@@ -881,6 +919,34 @@ pub fn combine(
 ) -> Result<Value, Error> {
     match (op, a, b) {
         (BinaryOp::Eq, _, _) => Ok(Value::Bool(a == b)),
+        (BinaryOp::In, Value::Int(x), Value::Set(items)) => {
+            Ok(Value::Bool(items.binary_search(x).is_ok()))
+        }
+        (BinaryOp::In, Value::Int(x), Value::List(items)) => {
+            Ok(Value::Bool(items.contains(&Value::Int(*x))))
+        }
+        (BinaryOp::In, Value::Int(x), Value::Range { start, last }) => Ok(Value::Bool(
+            x >= start && last.is_none_or(|last| *x <= last),
+        )),
+        (BinaryOp::In, Value::Int(x), Value::Board(board)) => Ok(Value::Bool(board.contains(*x))),
+        (BinaryOp::In, Value::Int(_), other) => Err(Error::type_mismatch(
+            "a set, list, range or board",
+            other.type_name(),
+            right,
+            "`x in s` asks whether the integer x is in s",
+        )),
+        (BinaryOp::In, other, _) => Err(Error::type_mismatch(
+            "an integer",
+            other.type_name(),
+            left,
+            "`x in s` asks whether the integer x is in s",
+        )),
+        (BinaryOp::Sub, Value::Board(board), Value::Set(cells)) => {
+            Ok(Value::Board(Arc::new(board.without(cells, right)?)))
+        }
+        (BinaryOp::Sub, Value::Board(board), Value::Int(x)) => {
+            Ok(Value::Board(Arc::new(board.without(&[*x], right)?)))
+        }
         (BinaryOp::Ne, _, _) => Ok(Value::Bool(a != b)),
         (BinaryOp::Concat, Value::List(xs), Value::List(ys)) => {
             Ok(Value::list(xs.iter().chain(ys.iter()).cloned().collect()))
@@ -1001,7 +1067,12 @@ pub(crate) fn int_op(
         BinaryOp::Le => Some((x <= y) as i64),
         BinaryOp::Gt => Some((x > y) as i64),
         BinaryOp::Ge => Some((x >= y) as i64),
-        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::And | BinaryOp::Or | BinaryOp::Concat => {
+        BinaryOp::Eq
+        | BinaryOp::Ne
+        | BinaryOp::And
+        | BinaryOp::Or
+        | BinaryOp::Concat
+        | BinaryOp::In => {
             unreachable!("handled before")
         }
     };

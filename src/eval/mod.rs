@@ -2,6 +2,7 @@
 
 mod answer;
 mod answer_files;
+pub mod boards;
 pub mod builtin_calls;
 mod check_statement;
 mod explore;

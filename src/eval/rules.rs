@@ -1,5 +1,6 @@
 //! Games declared by rules over a state, seen by the engine as a `Game`.
 
+mod cell_shape;
 mod compiled;
 
 use std::cell::Cell;
@@ -7,11 +8,12 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use super::boards::BoardValue;
 use super::expr::{combine, Eval, Flow, Host};
 use super::value::{Family, Value};
 use super::Globals;
 use crate::error::{Error, Origin};
-use crate::game::vocabulary::{HeapRules, LineRules, Structure};
+use crate::game::vocabulary::{Board, CellRules, HeapRules, LineRules, Structure};
 use crate::game::{Emit, Engine, Game, RuleError, SolveError};
 use crate::span::Span;
 use crate::syntax::ast::{BinaryOp, GameDecl, GameDef, Rule, StateShape, Step, Update, UpdateOp};
@@ -30,6 +32,9 @@ pub struct RuleGame {
     max_elements: usize,
     /// The rules compiled to slots, when the compiler handles them.
     compiled: Option<compiled::Compiled>,
+    /// The moves of a game on cells, when its rules are read as moves on cells
+    /// ([`crate::game::vocabulary::CellMove`]).
+    cells: Option<CellRules>,
 }
 
 thread_local! {
@@ -105,8 +110,22 @@ impl RuleGame {
         // A global named like a built-in would shadow it: the AST walker then runs.
         let compiled = compiled::compile(&decl, &params, &globals)
             .filter(|c| !c.builtins.iter().any(|b| globals.contains_key(*b)));
+        let cells = match &decl.def {
+            GameDef::Rules {
+                state: StateShape::Cells(c),
+                rules,
+                ..
+            } => {
+                let shadowed = |name: &str| {
+                    globals.contains_key(name) || decl.params.iter().any(|p| p.name == name)
+                };
+                cell_shape::cell_rules(&c.name, rules, &shadowed)
+            }
+            _ => None,
+        };
         RuleGame {
             compiled,
+            cells,
             display,
             decl,
             origin,
@@ -149,6 +168,10 @@ fn state_values<'a>(shape: &'a StateShape, state: &[i64]) -> Vec<(&'a str, Value
         StateShape::List(s) => vec![(
             s.name.as_str(),
             Value::list(state.iter().map(|&x| Value::Int(x)).collect()),
+        )],
+        StateShape::Cells(c) => vec![(
+            c.name.as_str(),
+            Value::Board(Arc::new(BoardValue::decode(state))),
         )],
     }
 }
@@ -235,6 +258,7 @@ impl RuleGame {
         eval: &Eval<'_, '_>,
         shape: &StateShape,
         rule: &Rule,
+        base: &[i64],
     ) -> Result<Vec<i64>, Error> {
         let int = |v: Value, name: &str| match v {
             Value::Int(n) => Ok(n),
@@ -256,6 +280,27 @@ impl RuleGame {
             )),
         };
         let state = match shape {
+            StateShape::Cells(c) => {
+                return match eval.lookup(&c.name).expect("bound") {
+                    Value::Board(board) if board.board == BoardValue::decode(base).board => {
+                        Ok(board.encode())
+                    }
+                    Value::Board(_) => Err(Error::invalid(
+                        format!("`{}` was given the cells of another board", c.name),
+                        rule.span,
+                        format!(
+                            "a rule removes cells from `{0}`, e.g. `{0} -= {{x}}`, on the board it was",
+                            c.name
+                        ),
+                    )),
+                    other => Err(Error::type_mismatch(
+                        "a board",
+                        other.type_name(),
+                        rule.span,
+                        format!("after the updates, `{}` must be a set of cells of its board", c.name),
+                    )),
+                };
+            }
             StateShape::Heap(n) => ints(
                 eval.lookup(&n.name).expect("bound"),
                 &n.name,
@@ -348,7 +393,7 @@ impl RuleGame {
                         [] => apply_all(eval, &rule.updates),
                         steps => run_steps(eval, steps),
                     };
-                    let option = result.and_then(|()| self.read_state(eval, shape, rule));
+                    let option = result.and_then(|()| self.read_state(eval, shape, rule, &base));
                     for (name, value) in state_values(shape, &base) {
                         eval.set(name, value);
                     }
@@ -385,13 +430,30 @@ impl Game for RuleGame {
         self.fast_paths()?.line_rules()
     }
 
+    fn cell_rules(&self) -> Option<CellRules> {
+        self.cells
+            .clone()
+            .filter(|_| !INTERPRET_ONLY.with(Cell::get))
+    }
+
+    fn cell_board(&self, state: &[i64]) -> Option<(Board, u128)> {
+        if !matches!(self.parts().0, StateShape::Cells(_)) {
+            return None;
+        }
+        let board = BoardValue::decode(state);
+        Some((board.board, board.present))
+    }
+
     fn canonicalize(&self, state: &mut [i64]) {
-        if self.parts().1 {
+        if self.parts().1 && !matches!(self.parts().0, StateShape::Cells(_)) {
             state.sort_unstable();
         }
     }
 
     fn describe(&self, state: &[i64]) -> String {
+        if let StateShape::Cells(_) = self.parts().0 {
+            return format!("{}[{}]", self.display, BoardValue::decode(state));
+        }
         format!("{}[{}]", self.display, join(state))
     }
 

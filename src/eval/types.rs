@@ -24,6 +24,7 @@ pub enum Ty {
     Game(Shape),
     Family(usize, Shape),
     Position,
+    Board,
     /// A function of this many parameters.
     Function(usize),
     Unknown,
@@ -44,6 +45,7 @@ impl Ty {
             Value::Family(f) => Ty::Family(f.arity, f.shape.clone()),
             Value::Position(_) => Ty::Position,
             Value::Function(f) => Ty::Function(f.decl.params.len()),
+            Value::Board(_) => Ty::Board,
         }
     }
 
@@ -52,7 +54,11 @@ impl Ty {
         match kind {
             Kind::Int => matches!(self, Ty::Int | Ty::Unknown),
             Kind::Ints => matches!(self, Ty::List | Ty::Set | Ty::Range | Ty::Unknown),
-            Kind::Sized => matches!(self, Ty::List | Ty::Set | Ty::Str | Ty::Range | Ty::Unknown),
+            Kind::Sized => matches!(
+                self,
+                Ty::List | Ty::Set | Ty::Str | Ty::Range | Ty::Board | Ty::Unknown
+            ),
+            Kind::Board => matches!(self, Ty::Board | Ty::Unknown),
             Kind::Position => matches!(self, Ty::Position | Ty::Unknown),
             Kind::Str => matches!(self, Ty::Str | Ty::Unknown),
             Kind::Any => true,
@@ -73,6 +79,8 @@ impl Ty {
             Ty::Game(Shape::Tuple(2)) => "a two-counter game",
             Ty::Game(Shape::Tuple(_)) => "a game of several counters",
             Ty::Game(Shape::List) => "a list game",
+            Ty::Game(Shape::Cells) => "a game on cells",
+            Ty::Board => "a board",
             Ty::Family(..) => "a game family (needs parameters)",
             Ty::Position => "a position",
             Ty::Function(_) => "a function",

@@ -34,6 +34,8 @@ pub enum Value {
     Position(Arc<PositionValue>),
     /// A function declared with `let f(n) = ...`.
     Function(Arc<FunctionValue>),
+    /// Some cells of a board: `grid(3, 2)`, `vertices(4, [[0, 1]])`.
+    Board(Arc<super::boards::BoardValue>),
 }
 
 /// A function: its declaration, where it was declared (errors in its body point there), and the
@@ -81,6 +83,8 @@ pub enum Shape {
     Tuple(usize),
     /// One state of any number of counters.
     List,
+    /// A set of cells of a board.
+    Cells,
 }
 
 impl Shape {
@@ -92,6 +96,7 @@ impl Shape {
             Shape::Tuple(2) => "a two-counter game".to_string(),
             Shape::Tuple(n) => format!("a game of {n} counters"),
             Shape::List => "a list game".to_string(),
+            Shape::Cells => "a game on cells".to_string(),
         }
     }
 }
@@ -112,6 +117,7 @@ pub fn shape_of(decl: &GameDecl) -> Shape {
             StateShape::Heap(_) => Shape::Heaps,
             StateShape::Tuple(names) => Shape::Tuple(names.len()),
             StateShape::List(_) => Shape::List,
+            StateShape::Cells(_) => Shape::Cells,
         },
         GameDef::Octal { .. } | GameDef::Subtraction { .. } => Shape::Heaps,
         GameDef::Graph { lines } => {
@@ -175,6 +181,7 @@ impl Value {
             Value::Family(_) => "a game family (needs parameters)",
             Value::Position(_) => "a position",
             Value::Function(_) => "a function",
+            Value::Board(_) => "a board",
         }
     }
 
@@ -217,6 +224,10 @@ impl Value {
                     .saturating_add(budget::boxed(size_of::<PositionValue>())),
                 Value::Position(_) => 0,
                 Value::Game(_) | Value::Family(_) | Value::Function(_) => 0,
+                Value::Board(b) if first(Arc::as_ptr(b) as usize) => {
+                    budget::boxed(size_of::<super::boards::BoardValue>()) + b.bytes()
+                }
+                Value::Board(_) => 0,
             };
         }
         bytes
@@ -325,6 +336,7 @@ const LONGEST_SHOWN: usize = 12;
 pub fn show_state(shape: &Shape, state: &[i64]) -> String {
     match shape {
         Shape::Nodes(names) => names[state[0] as usize].clone(),
+        Shape::Cells => super::boards::BoardValue::decode(state).to_string(),
         _ => state
             .iter()
             .map(|x| x.to_string())
@@ -394,6 +406,7 @@ impl fmt::Display for Value {
                 let params: Vec<&str> = function.decl.params.iter().map(|p| &*p.name).collect();
                 write!(f, "{}({})", function.decl.name.name, params.join(", "))
             }
+            Value::Board(board) => write!(f, "{board}"),
         }
     }
 }

@@ -12,142 +12,13 @@
 //! value in one hash map, counts the map and the stack against the state and memory limits, and
 //! stops on Ctrl-C.
 
-use std::fmt;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use super::vocabulary::{CellMove, CellRules};
+use super::vocabulary::{bit, cells_of, full, grid_adjacency, CellMove, CellRules};
+pub use super::vocabulary::{Board, TooManyCells, MOST_CELLS};
 use super::{mex, Limits, SolveError};
-
-/// The most cells a board may have: one bit of a `u128` each.
-pub const MOST_CELLS: usize = 128;
-
-/// The cells a set is drawn from, and which of them are adjacent.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Board {
-    /// `width` by `height` squares, numbered row by row; a square's neighbours are the four
-    /// beside it.
-    Grid { width: usize, height: usize },
-    /// The vertices `0..n` of an undirected graph: `adjacency[v]` holds the neighbours of `v`.
-    Graph { adjacency: Arc<[u128]> },
-}
-
-/// A board of more cells than a set holds.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TooManyCells {
-    pub cells: usize,
-}
-
-impl fmt::Display for TooManyCells {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "a board of {} cells: a game on cells is played on at most {MOST_CELLS} cells",
-            self.cells
-        )
-    }
-}
-
-impl std::error::Error for TooManyCells {}
-
-fn bit(cell: usize) -> u128 {
-    1u128 << cell
-}
-
-/// The cells of a set, ascending.
-fn cells_of(mut set: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let cell = set.trailing_zeros() as usize;
-            set &= set - 1;
-            cell
-        })
-    })
-}
-
-/// Every cell of a board of `cells` cells.
-fn full(cells: usize) -> u128 {
-    if cells == MOST_CELLS {
-        u128::MAX
-    } else {
-        bit(cells) - 1
-    }
-}
-
-fn grid_adjacency(width: usize, height: usize) -> Arc<[u128]> {
-    (0..width * height)
-        .map(|cell| {
-            let (row, column) = (cell / width, cell % width);
-            let mut near = 0;
-            if column > 0 {
-                near |= bit(cell - 1);
-            }
-            if column + 1 < width {
-                near |= bit(cell + 1);
-            }
-            if row > 0 {
-                near |= bit(cell - width);
-            }
-            if row + 1 < height {
-                near |= bit(cell + width);
-            }
-            near
-        })
-        .collect()
-}
-
-impl Board {
-    pub fn grid(width: usize, height: usize) -> Result<Board, TooManyCells> {
-        let cells = width.saturating_mul(height);
-        if cells > MOST_CELLS {
-            return Err(TooManyCells { cells });
-        }
-        Ok(Board::Grid { width, height })
-    }
-
-    /// The graph on `vertices` vertices with these edges (each a pair of vertices below
-    /// `vertices`; a loop or a repeated edge adds nothing).
-    pub fn graph(vertices: usize, edges: &[(usize, usize)]) -> Result<Board, TooManyCells> {
-        if vertices > MOST_CELLS {
-            return Err(TooManyCells { cells: vertices });
-        }
-        let mut adjacency = vec![0u128; vertices];
-        for &(a, b) in edges {
-            assert!(
-                a < vertices && b < vertices,
-                "an edge names a vertex off the graph"
-            );
-            if a != b {
-                adjacency[a] |= bit(b);
-                adjacency[b] |= bit(a);
-            }
-        }
-        Ok(Board::Graph {
-            adjacency: adjacency.into(),
-        })
-    }
-
-    pub fn cells(&self) -> usize {
-        match self {
-            Board::Grid { width, height } => width * height,
-            Board::Graph { adjacency } => adjacency.len(),
-        }
-    }
-
-    /// Every cell of the board.
-    pub fn all(&self) -> u128 {
-        full(self.cells())
-    }
-
-    /// The cells next to `cell`, present or not.
-    pub fn neighbours(&self, cell: usize) -> u128 {
-        match self {
-            Board::Grid { width, height } => grid_adjacency(*width, *height)[cell],
-            Board::Graph { adjacency } => adjacency[cell],
-        }
-    }
-}
 
 /// A region as it is stored: a grid region cropped (and, when the game is symmetric, the least
 /// of its images), or a graph region as its induced subgraph on vertices relabelled in order.
@@ -248,6 +119,11 @@ impl CellSolver {
             rows_bytes: 0,
             grids: FxHashMap::default(),
         }
+    }
+
+    /// The moves it plays.
+    pub fn rules(&self) -> &CellRules {
+        &self.rules
     }
 
     /// How many regions have a stored value.

@@ -27,6 +27,10 @@ pub enum Method {
     },
     /// A two-counter game whose moves take along lines, swept in boxes ([`super::lines`]).
     LineSweep,
+    /// A game on cells whose moves are [`super::vocabulary::CellMove`]s, played on bit sets by
+    /// [`super::cells`]: `parts`, a set valued as the XOR of its connected parts; `symmetric`,
+    /// a grid region stored once for its eight images.
+    Cells { parts: bool, symmetric: bool },
     /// The memoized mex search over the options the rules give.
     Search,
     /// A game found to have loops: generalized values by Smith's labelling ([`super::loopy`]).
@@ -90,6 +94,16 @@ impl fmt::Display for Method {
                 sparse,
             } => (*takes, *ranges, *splits, *three_way, *proof, *sparse),
             Method::LineSweep => return write!(f, "line sweep (two counters, moves along lines)"),
+            Method::Cells { parts, symmetric } => {
+                write!(f, "cells: bit sets")?;
+                if *parts {
+                    write!(f, ", connected parts valued apart")?;
+                }
+                if *symmetric {
+                    write!(f, ", the eight symmetries of a grid folded")?;
+                }
+                return Ok(());
+            }
             Method::Search => return write!(f, "plain memoized search"),
             Method::Loopy => return write!(f, "loopy: generalized values by Smith's labelling"),
         };

@@ -75,6 +75,20 @@ pub trait Game: Send + Sync {
         None
     }
 
+    /// For a game on a set of cells whose moves are all [`vocabulary::CellMove`]s, their
+    /// description: the engine then values states by [`cells`] on bit sets, reading each state's
+    /// board from [`Game::cell_board`]. The options must have exactly the values that this
+    /// description gives.
+    fn cell_rules(&self) -> Option<vocabulary::CellRules> {
+        None
+    }
+
+    /// The board of a state of a game with [`Game::cell_rules`], and the set of its cells
+    /// present.
+    fn cell_board(&self, _state: &[i64]) -> Option<(vocabulary::Board, u128)> {
+        None
+    }
+
     /// What is known of the moves of a heap game, for periodicity theorems and huge heaps.
     fn structure(&self) -> vocabulary::Structure {
         vocabulary::Structure::Unknown

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::budget::Charge;
+use super::cells::CellSolver;
 use super::heap::HeapSequence;
 use super::lines::LineSweep;
 use super::period_pipeline::HUGE;
@@ -54,6 +55,9 @@ enum Store {
     /// A two-counter game with line rules: its sweep replaces the search (states of another
     /// width, should any come, are searched into the table).
     Lines(LineSweep, HashedTable),
+    /// A game on cells with cell rules: its bit-set solver replaces the search (a state that is
+    /// not a board, should one come, is searched into the table).
+    Cells(Box<CellSolver>, HashedTable),
     /// A worker of a parallel sweep (see [`super::shared_memos`]): the values of its own searches,
     /// read after the memos it shares with the others. A worker never searches a heap-like
     /// game, a heap sequence or a line sweep: it reads what the engine knew of them.
@@ -109,6 +113,8 @@ impl Solver {
             Store::Dense(DenseTable::default())
         } else if let Some(rules) = game.line_rules().filter(|r| r.is_valid()) {
             Store::Lines(LineSweep::new(rules), HashedTable::default())
+        } else if let Some(rules) = game.cell_rules() {
+            Store::Cells(Box::new(CellSolver::new(rules)), HashedTable::default())
         } else {
             Store::Hashed(HashedTable::default())
         };
@@ -148,6 +154,7 @@ impl Solver {
             Store::Hashed(table) | Store::Linked(_, table) => table.bytes(None),
             Store::HeapSequence(heap) => heap.bytes(),
             Store::Lines(lines, table) => lines.bytes() + table.bytes(None),
+            Store::Cells(cells, table) => cells.bytes() + table.bytes(None),
         };
         tables + self.stack.bytes(Growth::default())
     }
@@ -193,6 +200,10 @@ impl Solver {
                 Method::heap_sequence(heap.rules(), structure, sparse)
             }
             Store::Lines(..) => Method::LineSweep,
+            Store::Cells(cells, _) => Method::Cells {
+                parts: cells.rules().split,
+                symmetric: cells.rules().symmetric,
+            },
             _ => Method::Search,
         }
     }
@@ -320,6 +331,13 @@ impl Solver {
                 self.stored = self.stored.max(lines.len());
                 return Ok(v as u64);
             }
+            Store::Cells(cells, _) => {
+                if let Some((board, present)) = self.game.cell_board(state) {
+                    let v = cells.value(&board, present, limits);
+                    self.stored = cells.stored();
+                    return v;
+                }
+            }
             _ => {}
         }
         if let Some(v) = self.known(state) {
@@ -440,7 +458,9 @@ impl Solver {
     fn slot(&self, state: &[i64]) -> u32 {
         match &self.store {
             Store::Dense(table) => table.slot(state[0], self.far_from),
-            Store::Hashed(table) | Store::Lines(_, table) => table.slot(state, pack(state)),
+            Store::Hashed(table) | Store::Lines(_, table) | Store::Cells(_, table) => {
+                table.slot(state, pack(state))
+            }
             Store::HeapSequence(_) => UNKNOWN,
             // A worker holds no heaps of its own (it never searches a heap-like game).
             Store::Linked(..) if self.heap_like => UNKNOWN,
@@ -461,7 +481,9 @@ impl Solver {
     /// The slot of a state in the table of a hashed game, its packed form given.
     pub(super) fn table_slot(&self, state: &[i64], key: Option<u128>) -> u32 {
         match &self.store {
-            Store::Hashed(table) | Store::Lines(_, table) => table.slot(state, key),
+            Store::Hashed(table) | Store::Lines(_, table) | Store::Cells(_, table) => {
+                table.slot(state, key)
+            }
             _ => UNKNOWN,
         }
     }
@@ -499,6 +521,7 @@ impl Solver {
             }
             Store::Hashed(table) => table.set(state, value, held, limits),
             Store::Lines(lines, table) => table.set(state, value, held + lines.bytes(), limits),
+            Store::Cells(cells, table) => table.set(state, value, held + cells.bytes(), limits),
             Store::Linked(link, own) => {
                 let key = pack(state);
                 if !own.contains(state, key) {
@@ -639,9 +662,10 @@ impl Solver {
     fn unset(&mut self, state: &[i64]) {
         match &mut self.store {
             Store::Dense(table) => table.unset(state[0]),
-            Store::Hashed(table) | Store::Lines(_, table) | Store::Linked(_, table) => {
-                table.unset(state)
-            }
+            Store::Hashed(table)
+            | Store::Lines(_, table)
+            | Store::Cells(_, table)
+            | Store::Linked(_, table) => table.unset(state),
             Store::HeapSequence(_) => {}
         }
     }

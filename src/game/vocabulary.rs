@@ -5,6 +5,7 @@
 //! imports none of them.
 
 use std::fmt;
+use std::sync::Arc;
 
 // Values and outcomes.
 
@@ -170,6 +171,135 @@ pub struct CellRules {
     pub split: bool,
     /// A board's reflections and rotations keep values (the eight images of the dihedral group).
     pub symmetric: bool,
+}
+
+/// The most cells a board may have: one bit of a `u128` each.
+pub const MOST_CELLS: usize = 128;
+
+/// The cells a set is drawn from, and which of them are adjacent.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Board {
+    /// `width` by `height` squares, numbered row by row; a square's neighbours are the four
+    /// beside it.
+    Grid { width: usize, height: usize },
+    /// The vertices `0..n` of an undirected graph: `adjacency[v]` holds the neighbours of `v`.
+    Graph { adjacency: Arc<[u128]> },
+}
+
+/// A board of more cells than a set holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TooManyCells {
+    pub cells: usize,
+}
+
+impl fmt::Display for TooManyCells {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a board of {} cells: a game on cells is played on at most {MOST_CELLS} cells",
+            self.cells
+        )
+    }
+}
+
+impl std::error::Error for TooManyCells {}
+
+pub(crate) fn bit(cell: usize) -> u128 {
+    1u128 << cell
+}
+
+/// The cells of a set, ascending.
+pub(crate) fn cells_of(mut set: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let cell = set.trailing_zeros() as usize;
+            set &= set - 1;
+            cell
+        })
+    })
+}
+
+/// Every cell of a board of `cells` cells.
+pub(crate) fn full(cells: usize) -> u128 {
+    if cells == MOST_CELLS {
+        u128::MAX
+    } else {
+        bit(cells) - 1
+    }
+}
+
+pub(crate) fn grid_adjacency(width: usize, height: usize) -> Arc<[u128]> {
+    (0..width * height)
+        .map(|cell| {
+            let (row, column) = (cell / width, cell % width);
+            let mut near = 0;
+            if column > 0 {
+                near |= bit(cell - 1);
+            }
+            if column + 1 < width {
+                near |= bit(cell + 1);
+            }
+            if row > 0 {
+                near |= bit(cell - width);
+            }
+            if row + 1 < height {
+                near |= bit(cell + width);
+            }
+            near
+        })
+        .collect()
+}
+
+impl Board {
+    pub fn grid(width: usize, height: usize) -> Result<Board, TooManyCells> {
+        let cells = width.saturating_mul(height);
+        if cells > MOST_CELLS {
+            return Err(TooManyCells { cells });
+        }
+        Ok(Board::Grid { width, height })
+    }
+
+    /// The graph on `vertices` vertices with these edges (each a pair of vertices below
+    /// `vertices`; a loop or a repeated edge adds nothing).
+    pub fn graph(vertices: usize, edges: &[(usize, usize)]) -> Result<Board, TooManyCells> {
+        if vertices > MOST_CELLS {
+            return Err(TooManyCells { cells: vertices });
+        }
+        let mut adjacency = vec![0u128; vertices];
+        for &(a, b) in edges {
+            assert!(
+                a < vertices && b < vertices,
+                "an edge names a vertex off the graph"
+            );
+            if a != b {
+                adjacency[a] |= bit(b);
+                adjacency[b] |= bit(a);
+            }
+        }
+        Ok(Board::Graph {
+            adjacency: adjacency.into(),
+        })
+    }
+
+    pub fn cells(&self) -> usize {
+        match self {
+            Board::Grid { width, height } => width * height,
+            Board::Graph { adjacency } => adjacency.len(),
+        }
+    }
+
+    /// Every cell of the board.
+    pub fn all(&self) -> u128 {
+        full(self.cells())
+    }
+
+    /// The cells next to `cell`, present or not.
+    pub fn neighbours(&self, cell: usize) -> u128 {
+        match self {
+            Board::Grid { width, height } => grid_adjacency(*width, *height)[cell],
+            Board::Graph { adjacency } => adjacency[cell],
+        }
+    }
 }
 
 // The moves of heap games, as take-and-break rules.

@@ -314,6 +314,8 @@ pub enum StateShape {
     Tuple(Vec<Ident>),
     /// `on s[]`: any number of counters.
     List(Ident),
+    /// `on cells c`: a set of cells of a board (a grid's squares or a graph's vertices).
+    Cells(Ident),
 }
 
 /// `[for BINDER, ...] [if COND] { UPDATE; ... }`
@@ -454,6 +456,8 @@ pub enum UnaryOp {
 pub enum BinaryOp {
     Or,
     And,
+    /// `x in s`: membership of an integer in a set, list, range or board.
+    In,
     Eq,
     Ne,
     Lt,
@@ -480,6 +484,7 @@ impl BinaryOp {
         match self {
             BinaryOp::Or => "or",
             BinaryOp::And => "and",
+            BinaryOp::In => "in",
             BinaryOp::Eq => "==",
             BinaryOp::Ne => "!=",
             BinaryOp::Lt => "<",

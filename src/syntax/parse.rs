@@ -32,6 +32,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::infix(Rule::kw_and, Left))
         .op(Op::prefix(Rule::kw_not) | Op::prefix(Rule::kw_misere))
         .op(Op::infix(Rule::eq, Left)
+            | Op::infix(Rule::kw_in, Left)
             | Op::infix(Rule::ne, Left)
             | Op::infix(Rule::lt, Left)
             | Op::infix(Rule::le, Left)
@@ -496,6 +497,11 @@ fn rules_def(pair: Pair<Rule>) -> Result<GameDef> {
 fn state(pair: Pair<Rule>) -> StateShape {
     match pair.as_rule() {
         Rule::heap_state => StateShape::Heap(ident(next(&mut parts(pair)))),
+        Rule::cells_state => StateShape::Cells(ident(
+            parts(pair)
+                .find(|p| p.as_rule() == Rule::ident)
+                .expect("a name"),
+        )),
         Rule::list_state => StateShape::List(ident(next(&mut parts(pair)))),
         Rule::tuple_state => StateShape::Tuple(parts(pair).map(ident).collect()),
         _ => unexpected(&pair),
@@ -904,6 +910,7 @@ fn infix(left: Result<Node>, op: Pair<Rule>, right: Result<Node>) -> Result<Node
         Rule::kw_or => BinaryOp::Or,
         Rule::kw_and => BinaryOp::And,
         Rule::eq => BinaryOp::Eq,
+        Rule::kw_in => BinaryOp::In,
         Rule::ne => BinaryOp::Ne,
         Rule::lt => BinaryOp::Lt,
         Rule::le => BinaryOp::Le,

@@ -357,3 +357,11 @@ fn a_check_of_a_growing_search_stops_within_the_limit() {
                   check grundy(g[a, b]) >= 0 for a in 0..2, b in 0..600000";
     stops_within_the_limit_with(&["--threads", "1"], source, "grundy::memory_limit");
 }
+
+#[test]
+fn cram_on_a_large_board_stops_at_the_memory_limit() {
+    stops_within_the_limit(
+        "game cram on cells c { for x in c, y in neighbours(c, x) if y > x and y in c { c -= {x, y} } }\ngrundy cram[grid(11, 11)]",
+        "grundy::memory_limit",
+    );
+}

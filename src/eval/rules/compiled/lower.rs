@@ -67,6 +67,8 @@ pub fn compile(decl: &GameDecl, params: &[Value], globals: &Globals) -> Option<C
             c.scope.push((&s.name, Local::List(slot)));
             Kind::List
         }
+        // A set of cells is not integers: its own recogniser reads it (`rules/cell_shape.rs`).
+        StateShape::Cells(_) => return None,
     };
     let mut compiled = Vec::new();
     for rule in rules {
@@ -442,7 +444,7 @@ impl<'d> Compiler<'d> {
                     (CExpr::Eq(*op == BinaryOp::Ne, b(l), b(r)), Ty::Bool)
                 }
                 // Lists are not compiled: the walker gives `++` its type error.
-                BinaryOp::Concat => return None,
+                BinaryOp::Concat | BinaryOp::In => return None,
                 _ => {
                     let (l, r) = (self.int(left)?, self.int(right)?);
                     let ty = match op {
