@@ -383,7 +383,7 @@ fn figures_of_a_sequence_with_no_period_proved() {
     let mask = number("mask ");
     assert_ne!(mask, 0, "{out}");
     let rare: Vec<usize> = (1..len)
-        .filter(|&n| (g[n] & mask).count_ones() % 2 == 0)
+        .filter(|&n| (g[n] & mask).count_ones().is_multiple_of(2))
         .collect();
     let mut values: Vec<u64> = rare.iter().map(|&n| g[n]).collect();
     values.sort_unstable();
