@@ -203,8 +203,16 @@ impl Checker<'_> {
             StmtKind::TableOf {
                 value, rows, cols, ..
             } => self.swept(value, &[rows, cols]),
-            StmtKind::Period { game } => {
+            StmtKind::Period { game, bound } => {
                 self.game_arg(game, Shape::Heaps, "period");
+                if let Some(bound) = bound {
+                    self.expect(
+                        bound,
+                        &[Ty::Int],
+                        "a number of heaps",
+                        "write e.g. `up to 100000`",
+                    );
+                }
             }
             StmtKind::PeriodOf { value, axis } => self.swept(value, &[axis]),
             StmtKind::Compare { left, right, range } => {

@@ -10,10 +10,44 @@ use super::misere_statements::heap;
 use super::value::{GameValue, PositionValue};
 use super::Interpreter;
 use crate::error::Error;
+use crate::game::heap::Figures;
+use crate::game::progress::grouped;
 use crate::game::vocabulary::GValue;
 use crate::game::{period, Part, Position, SolveError};
 use crate::span::Span;
 use crate::syntax::ast::{Expr, Output, Plot, PlotOptions};
+
+/// The figures of a heap sequence that the tables of the literature give, for people: `largest
+/// value 255 at heap 1,234; sparse space: mask 6, 3 rare values on 41 heaps, the last at heap
+/// 1,112`.
+fn figures_text(figures: &Figures) -> String {
+    let mut text = format!(
+        "largest value {} at heap {}",
+        figures.largest,
+        grouped(figures.largest_heap as u64)
+    );
+    match figures.last_rare_heap {
+        Some(last) if figures.mask != 0 => {
+            let _ = write!(
+                text,
+                "; sparse space: mask {}, {} rare values on {} heaps, the last at heap {}",
+                figures.mask,
+                figures.rare_values,
+                grouped(figures.rare_heaps as u64),
+                grouped(last as u64)
+            );
+        }
+        _ if figures.mask != 0 => {
+            let _ = write!(
+                text,
+                "; sparse space: mask {}, no rare values",
+                figures.mask
+            );
+        }
+        _ => text.push_str("; no sparse space"),
+    }
+    text
+}
 
 /// The most positions `dot` draws.
 const DOT_LIMIT: usize = 500;
@@ -24,23 +58,35 @@ const LOOPY_FIRST_WINDOW: usize = 64;
 const LOOPY_PERIOD_HEAPS: usize = 4096;
 
 impl Interpreter {
-    pub(super) fn period(&mut self, game_expr: &Expr) -> Result<String, Error> {
+    pub(super) fn period(
+        &mut self,
+        game_expr: &Expr,
+        bound: Option<&Expr>,
+    ) -> Result<String, Error> {
         let game = self.heap_game(game_expr, "period")?;
+        let bound = match bound {
+            Some(bound) => Some(self.period_bound(bound)?),
+            None => None,
+        };
         let span = game_expr.span;
         if self.engine.is_loopy(game.id) {
-            return self.loopy_period(&game, span);
+            return self.loopy_period(&game, span, bound);
         }
-        let analysis = match self.engine.analyse(game.id) {
-            Err(SolveError::Loop(_)) => return self.loopy_period(&game, span),
+        let analysis = match self.engine.analyse_within(game.id, bound) {
+            Err(SolveError::Loop(_)) => return self.loopy_period(&game, span, bound),
             analysis => analysis.map_err(|e| solve_error(e, span))?,
         };
         let looked = analysis.looked;
+        let figures = match (&analysis.figures, analysis.proof) {
+            (Some(figures), None) => format!("; {}", figures_text(figures)),
+            _ => String::new(),
+        };
         let Some(period) = analysis.period else {
             let why = analysis
                 .stopped
                 .map_or(String::new(), |why| format!(" ({why})"));
             return Ok(format!(
-                "{}: no period found in heaps 0..{looked}{why}",
+                "{}: no period found in heaps 0..{looked}{why}{figures}",
                 game.display
             ));
         };
@@ -67,17 +113,35 @@ impl Interpreter {
             .map_or(String::new(), |why| format!("; {why}"));
         let _ = write!(
             text,
-            " (apparent, not proved: {unproved}; seen on heaps 0..{looked}{why})"
+            " (apparent, not proved: {unproved}; seen on heaps 0..{looked}{why}){figures}"
         );
         Ok(text)
+    }
+
+    /// The `N` of `period G up to N`: how many heaps, at least 1.
+    fn period_bound(&mut self, bound: &Expr) -> Result<usize, Error> {
+        let n = Eval::new(self).int(bound)?;
+        usize::try_from(n).ok().filter(|&n| n >= 1).ok_or_else(|| {
+            Error::invalid(
+                format!("`up to {n}` heaps: there is nothing to look at"),
+                bound.span,
+                "give at least 1 heap, e.g. `up to 100000`",
+            )
+        })
     }
 
     /// `period` of a loopy game: the shortest exact repetition of its generalized values (an
     /// infinite value repeats only as the same infinite value), looked for in heaps `0..64`, then
     /// in a window that doubles while none shows, up to [`LOOPY_PERIOD_HEAPS`] or a limit. Always
     /// apparent: no theorem proves a period of generalized values.
-    fn loopy_period(&mut self, game: &GameValue, span: Span) -> Result<String, Error> {
-        let cap = LOOPY_PERIOD_HEAPS.min(self.engine.limits.max_states);
+    fn loopy_period(
+        &mut self,
+        game: &GameValue,
+        span: Span,
+        bound: Option<usize>,
+    ) -> Result<String, Error> {
+        let cap = (LOOPY_PERIOD_HEAPS.min(self.engine.limits.max_states))
+            .min(bound.unwrap_or(usize::MAX));
         let mut values: Vec<GValue> = Vec::new();
         let mut len = LOOPY_FIRST_WINDOW.min(cap);
         let mut stopped = None;

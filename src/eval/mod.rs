@@ -334,7 +334,7 @@ impl Interpreter {
             StmtKind::Genus { target, range } => self.genus(target, range.as_ref())?,
             StmtKind::Quotient { game, range } => self.quotient(game, range, out)?,
             StmtKind::Check { condition, binders } => self.check(condition, binders)?,
-            StmtKind::Period { game } => self.period(game)?,
+            StmtKind::Period { game, bound } => self.period(game, bound.as_ref())?,
             StmtKind::PeriodOf { value, axis } => self.period_of(value, axis, &origin.text)?,
             StmtKind::Compare { left, right, range } => self.compare(left, right, range)?,
             StmtKind::Dot { target, output } => self.dot(target, output.as_ref())?,

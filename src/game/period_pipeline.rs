@@ -2,6 +2,7 @@
 //! theorem where one applies, and used to answer huge heaps.
 
 use super::arithmetic_splits::ArithmeticValues;
+use super::heap::Figures;
 use super::period::{self, arithmetic};
 use super::splits::Periodic;
 use super::vocabulary::{Period, Structure};
@@ -33,6 +34,16 @@ pub const THREE_WAY_SEARCH_HEAPS: usize = 1 << 12;
 /// The first window of heaps looked at; it doubles, or grows to what a proof needs.
 const FIRST_WINDOW: usize = 1024;
 
+/// How far a plain `period` (with no `up to`) computes a heap sequence of an octal or
+/// subtraction game looking for a period the theorem proves: far enough for the long
+/// preperiods of the literature (the proof of 0.354's, 10,061,916 heaps with period 1,180,
+/// needs 20,126,195 heaps), within the memory limit.
+pub const SEQUENCE_SEARCH_HEAPS: usize = 1 << 25;
+
+/// Past this many heaps, a heap sequence grows by this many at a time between looks for a
+/// proved period (doubling before); and no apparent period is looked for in more values.
+const SEQUENCE_STEP: usize = 1 << 20;
+
 /// What `period G` reports: the least period the values show, whether it is proved, and how far
 /// values were computed.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,6 +61,8 @@ pub struct Analysis {
     /// or the end of the search ([`SEARCH_HEAPS`], or [`SPLIT_SEARCH_HEAPS`]), when it had
     /// found no period or one whose proof needs more heaps.
     pub stopped: Option<&'static str>,
+    /// Of a heap sequence: its figures as far as it is known.
+    pub figures: Option<Figures>,
 }
 
 /// A game's analysis with the values it was made from.
@@ -77,7 +90,7 @@ impl Engine {
 
     fn pattern(&mut self, game: GameId) -> Result<&Pattern, SolveError> {
         if !self.patterns.contains_key(&game) {
-            let pattern = self.find_pattern(game)?;
+            let pattern = self.find_pattern(game, None)?;
             self.patterns.insert(game, pattern);
         }
         Ok(&self.patterns[&game])
@@ -85,8 +98,9 @@ impl Engine {
 
     /// The period pipeline: the period a theorem certifies (the heap sequence's own, when it has
     /// one), reduced to the least; else the least apparent period, looked for in a window that
-    /// grows to what the theorem needs for it, or while no period shows, up to the limits.
-    fn find_pattern(&mut self, game: GameId) -> Result<Pattern, SolveError> {
+    /// grows to what the theorem needs for it, or while no period shows, up to the limits (and
+    /// `bound` heaps, when given).
+    fn find_pattern(&mut self, game: GameId, bound: Option<usize>) -> Result<Pattern, SolveError> {
         let structure = self.structure(game).clone();
         if structure.is_nim() {
             return Ok(Pattern {
@@ -101,6 +115,7 @@ impl Engine {
                     needs: None,
                     failed: None,
                     stopped: None,
+                    figures: None,
                 },
                 values: vec![0],
             });
@@ -114,7 +129,9 @@ impl Engine {
             Structure::Subtraction { .. } => (SEARCH_HEAPS, SEARCH_HEAPS),
             _ => (SEARCH_HEAPS, BLIND_SEARCH_HEAPS),
         };
-        let cap = most.min(self.limits.max_states);
+        let cap = most
+            .min(self.limits.max_states)
+            .min(bound.unwrap_or(usize::MAX));
         let blind = blind.min(cap);
         let mut values = Vec::new();
         let mut len = FIRST_WINDOW.min(cap);
@@ -137,6 +154,7 @@ impl Engine {
                         needs: None,
                         failed: None,
                         stopped: None,
+                        figures: None,
                     },
                     values,
                 });
@@ -193,11 +211,118 @@ impl Engine {
                             needs: needs.filter(|&needed| needed > looked),
                             failed,
                             stopped,
+                            figures: None,
                         },
                         values,
                     });
                 }
             }
+        }
+    }
+
+    /// What `period G` (`bound`: `period G up to N`) says of a heap game. An octal or subtraction
+    /// game computed as a heap sequence grows it as far as it takes for the theorem to prove a
+    /// period, up to `bound` heaps ([`SEQUENCE_SEARCH_HEAPS`] when not given) and the memory
+    /// limit; any other game goes through the pipeline of [`Engine::analyse`], within `bound`.
+    pub fn analyse_within(
+        &mut self,
+        game: GameId,
+        bound: Option<usize>,
+    ) -> Result<Analysis, SolveError> {
+        let sequence = self.solvers[game].has_heap_sequence()
+            && match self.structure(game) {
+                Structure::Subtraction { .. } => true,
+                Structure::Octal { digits } => digits.iter().all(|d| d & 8 == 0),
+                _ => false,
+            };
+        match (sequence, bound) {
+            (true, _) => self.sequence_period(game, bound),
+            (false, None) => self.analyse(game),
+            (false, Some(_)) => Ok(self.find_pattern(game, bound)?.analysis),
+        }
+    }
+
+    /// The least period of a heap sequence and its proof: the sequence grows, doubling, then
+    /// [`SEQUENCE_STEP`] heaps at a time, and after each step the theorem looks for a period it
+    /// proves from all the values so far; the period it certifies is reduced to the least, with
+    /// the least preperiod. Stopped by the bound or the memory limit, it gives what is known:
+    /// an apparent period (never proved) when the values are few enough to look, and the
+    /// sequence's figures. Ctrl-C stops it with the heaps it reached.
+    fn sequence_period(
+        &mut self,
+        game: GameId,
+        bound: Option<usize>,
+    ) -> Result<Analysis, SolveError> {
+        let bound = bound.unwrap_or(SEQUENCE_SEARCH_HEAPS).max(1);
+        let structure = self.structure(game).clone();
+        let limits = self.limits.clone();
+        let reporter = (limits.progress).start("period: heap values", "heaps", bound as u64);
+        let mut len = FIRST_WINDOW.min(bound);
+        let mut stopped = None;
+        loop {
+            let solver = &mut self.solvers[game];
+            match solver.extend_sequence(len as u64 - 1, &limits, reporter.as_ref()) {
+                Some(Ok(())) => {}
+                Some(Err(SolveError::HeapMemory { .. } | SolveError::MemoryLimit(_))) => {
+                    stopped = Some("stopped by the memory limit");
+                }
+                Some(Err(e)) => return Err(e),
+                None => unreachable!("only heap sequences are grown"),
+            }
+            let heap = solver.heap_sequence_mut().expect("a heap sequence");
+            let certified = match heap.certify(&limits) {
+                Ok(certified) => certified,
+                Err(SolveError::MemoryLimit(_)) => {
+                    stopped = Some("stopped by the memory limit");
+                    None
+                }
+                Err(e) => return Err(e),
+            };
+            if let (Some((_, p)), Some(least)) = (certified, heap.least_period()) {
+                let proof = structure.proof_needs(&Period {
+                    preperiod: 0,
+                    period: p,
+                    saltus: 0,
+                });
+                if let Some((_, theorem)) = proof {
+                    reporter.into_iter().for_each(|r| r.complete());
+                    return Ok(Analysis {
+                        period: Some(least),
+                        proof: Some(theorem),
+                        looked: heap.len(),
+                        needs: None,
+                        failed: None,
+                        stopped: None,
+                        figures: Some(heap.figures()),
+                    });
+                }
+            }
+            if stopped.is_none() && len < bound {
+                len = match len < SEQUENCE_STEP {
+                    true => 2 * len,
+                    false => len + SEQUENCE_STEP,
+                }
+                .min(bound);
+                continue;
+            }
+            let looked = heap.len();
+            let found = (looked <= SEQUENCE_STEP)
+                .then(|| period::find(&heap.values().map(u64::from).collect::<Vec<_>>()))
+                .flatten();
+            let needs = found
+                .and_then(|p| structure.proof_needs(&p))
+                .map(|(needed, _)| needed)
+                .filter(|&needed| needed > looked);
+            reporter.into_iter().for_each(|r| r.complete());
+            return Ok(Analysis {
+                period: found,
+                proof: None,
+                looked,
+                needs,
+                failed: None,
+                stopped: stopped.or(Some("the search ends there")),
+                figures: Some(heap.figures()),
+            });
         }
     }
 

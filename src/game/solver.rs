@@ -20,6 +20,7 @@ use super::cells::CellSolver;
 use super::heap::HeapSequence;
 use super::lines::LineSweep;
 use super::period_pipeline::HUGE;
+use super::progress::Reporter;
 use super::shared_memos::SweepLink;
 use super::vocabulary::Structure;
 use super::{mex, Game, Limits, Method, SolveError};
@@ -239,6 +240,34 @@ impl Solver {
     /// Whether the game's values come from a [`HeapSequence`] (octal-style moves).
     pub fn has_heap_sequence(&self) -> bool {
         matches!(self.store, Store::HeapSequence(_))
+    }
+
+    /// Computes the values of the game's heap sequence up to heap `n`, as [`Solver::value`]
+    /// does, telling `outer` how far they got; `None` when the game's values come from no heap
+    /// sequence.
+    pub fn extend_sequence(
+        &mut self,
+        n: u64,
+        limits: &Limits,
+        outer: Option<&Reporter>,
+    ) -> Option<Result<(), SolveError>> {
+        let Store::HeapSequence(heap) = &mut self.store else {
+            return None;
+        };
+        let result = heap.value_reported(n, limits, outer);
+        self.stored = self.stored.max(heap.len());
+        if result.is_ok() && heap.bytes() > limits.room() {
+            return Some(Err(SolveError::MemoryLimit(limits.max_memory)));
+        }
+        Some(result.map(|_| ()))
+    }
+
+    /// The game's heap sequence, to change, when its values come from one.
+    pub fn heap_sequence_mut(&mut self) -> Option<&mut HeapSequence> {
+        match &mut self.store {
+            Store::HeapSequence(heap) => Some(heap),
+            _ => None,
+        }
     }
 
     /// The game's heap sequence, when its values come from one.

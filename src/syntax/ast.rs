@@ -73,8 +73,9 @@ pub enum StmtKind {
     Genus { target: Expr, range: Option<Expr> },
     /// `quotient dawson 0..=30`: the misère quotient of the closure of a range of heaps.
     Quotient { game: Expr, range: Expr },
-    /// `period kayles`: preperiod, period and saltus, and whether a theorem proves them.
-    Period { game: Expr },
+    /// `period kayles`: preperiod, period and saltus, and whether a theorem proves them;
+    /// `period kayles up to N`: looking at no more than `N` heaps.
+    Period { game: Expr, bound: Option<Expr> },
     /// `period EXPR for n in RANGE`: the period the values show, apparent only.
     PeriodOf { value: Expr, axis: Axis },
     /// `compare kayles, kayles2 0..=1000`: the first heap where two heap games differ.

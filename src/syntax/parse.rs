@@ -148,6 +148,7 @@ fn parts<'i>(pair: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
                 | Rule::kw_plot
                 | Rule::kw_to
                 | Rule::word_size
+                | Rule::word_up
                 | Rule::word_x
                 | Rule::kw_check
                 | Rule::kw_assert
@@ -183,11 +184,16 @@ fn statement(pair: Pair<Rule>) -> Result<Stmt> {
         Rule::table_stmt | Rule::ppos_stmt => table_stmt(inner)?,
         Rule::check_stmt => check_stmt(inner)?,
         Rule::period_stmt => {
-            let what = next(&mut parts(inner));
+            let mut parts = parts(inner);
+            let what = next(&mut parts);
             match swept(&what)? {
                 Some((value, axis, _)) => StmtKind::PeriodOf { value, axis },
                 None => StmtKind::Period {
                     game: game_expr(what)?,
+                    bound: match parts.next() {
+                        Some(bound) => Some(expr(next(&mut self::parts(bound)))?),
+                        None => None,
+                    },
                 },
             }
         }

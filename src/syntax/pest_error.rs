@@ -300,6 +300,8 @@ pub(crate) fn rule_name(rule: Rule) -> &'static str {
         Rule::kw_to => "`to`",
         Rule::word_size => "`size`",
         Rule::word_cells => "`cells`",
+        Rule::word_up => "`up`",
+        Rule::period_bound => "`up to HEAPS`",
         Rule::word_x => "`x`",
         Rule::word_title => "`title`",
         Rule::word_xlabel => "`xlabel`",

@@ -245,15 +245,14 @@ proptest! {
         prop_assert_eq!(least_period(&g), Some((n0, p)), "{}", out);
     }
 
-    /// Random octal codes of up to three digits (a small state limit keeps each search short):
+    /// Random octal codes of up to three digits (`up to 2048` keeps each search short):
     /// every proved period is the least one a brute force finds on a prefix twice as long as
     /// the search, and holds on it.
     #[test]
     fn octal_periods_are_least_and_hold(digits in prop::collection::vec(0u8..=7, 1..=3)) {
         prop_assume!(digits[digits.len() - 1] != 0);
         let code: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
-        let limits = Limits { max_states: 2048, ..Limits::default() };
-        let out = run_with(&format!("game o = octal 0.{code}\nperiod o"), limits);
+        let out = run(&format!("game o = octal 0.{code}\nperiod o up to 2048"));
         if out.contains("proved") {
             let mut all = vec![0u8];
             all.extend(&digits);
@@ -283,4 +282,137 @@ fn periods_of_expressions_are_apparent_and_least() {
     );
     let out = run("period n * n for n in 0..=100");
     assert_eq!(out.trim(), "n * n: no period found in n = 0..=100");
+}
+
+/// The least preperiod and period `(n0, p)` that `g` shows from its second half on, when the
+/// theorem for octal games (Guy and Smith) proves it from these values: `G(n + p) = G(n)` for
+/// `n0 <= n < 2 n0 + p + t`, with `t` the largest take.
+fn proved_octal_period(g: &[u64], largest_take: usize) -> Option<(usize, usize)> {
+    let (n0, p) = least_period(g)?;
+    (2 * (n0 + p) + largest_take <= g.len()).then_some((n0, p))
+}
+
+/// The `(preperiod, period)` a `period` answer says is proved, if it says so.
+fn proved_answer(out: &str) -> Option<(usize, usize)> {
+    let proved = out
+        .split(", proved:")
+        .next()
+        .filter(|_| out.contains(", proved:"))?;
+    let number = |word: &str| {
+        let rest = &proved[proved.find(word)? + word.len()..];
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse::<usize>().ok()
+    };
+    Some((number("preperiod ")?, number(", period ")?))
+}
+
+/// Every octal code of two digits after the point that does not end in 0 (and those of three
+/// of digits 0, 4 and 7 that end in 7): what `period G up to N` proves is the least preperiod and period that the plain
+/// mex shows over four times the heaps the proof needs, and what it does not prove no brute force
+/// proves within its bound either.
+#[test]
+fn octal_periods_as_far_as_it_takes_are_the_least() {
+    let mut codes: Vec<Vec<u8>> = Vec::new();
+    for a in 0..8u8 {
+        for b in 1..8u8 {
+            codes.push(vec![0, a, b]);
+        }
+    }
+    for a in [0, 4, 7] {
+        for b in [0, 4, 7] {
+            codes.push(vec![0, a, b, 7]);
+        }
+    }
+    let bound = 20_000;
+    let (mut proved, mut open) = (0, 0);
+    for digits in codes {
+        let code: String = digits[1..].iter().map(|d| d.to_string()).collect();
+        let out = run(&format!("game g = octal 0.{code}\nperiod g up to {bound}"));
+        let t = digits.len() - 1;
+        match proved_answer(&out) {
+            Some((n0, p)) if 2 * (n0 + p) + t <= 2_000 => {
+                let g = octal(&digits, 4 * (2 * (n0 + p) + t).max(64));
+                assert_eq!(proved_octal_period(&g, t), Some((n0, p)), "0.{code}: {out}");
+                proved += 1;
+            }
+            // Proved, with a proof too long for the brute force here (0.16, 0.56...).
+            Some(_) => {}
+            None => {
+                assert!(
+                    out.contains(&format!("heaps 0..{bound}")),
+                    "0.{code}: {out}"
+                );
+                let g = octal(&digits, 2_000);
+                assert_eq!(proved_octal_period(&g, t), None, "0.{code}: {out}");
+                open += 1;
+            }
+        }
+    }
+    assert!(proved > 0, "{proved} proved, {open} open");
+}
+
+/// The figures of a sequence with no proved period, against the plain mex: the largest value
+/// and its first heap, and, under the mask the answer names, the rare values of heaps from 1
+/// on, how many heaps have them and the last.
+#[test]
+fn figures_of_a_sequence_with_no_period_proved() {
+    let len = 3000;
+    let out = run(&format!("game g = octal 0.354\nperiod g up to {len}"));
+    let g = octal(&[0, 3, 5, 4], len);
+    let largest = *g.iter().max().unwrap();
+    let at = g.iter().position(|&v| v == largest).unwrap();
+    let number = |word: &str| -> u64 {
+        let rest = &out[out.find(word).unwrap_or_else(|| panic!("{word}: {out}")) + word.len()..];
+        let digits: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == ',')
+            .filter(char::is_ascii_digit)
+            .collect();
+        digits.parse().unwrap()
+    };
+    assert!(
+        out.starts_with(&format!("g: no period found in heaps 0..{len}")),
+        "{out}"
+    );
+    assert_eq!(number("largest value "), largest, "{out}");
+    assert_eq!(
+        number(&format!("largest value {largest} at heap ")),
+        at as u64,
+        "{out}"
+    );
+    let mask = number("mask ");
+    assert_ne!(mask, 0, "{out}");
+    let rare: Vec<usize> = (1..len)
+        .filter(|&n| (g[n] & mask).count_ones().is_multiple_of(2))
+        .collect();
+    let mut values: Vec<u64> = rare.iter().map(|&n| g[n]).collect();
+    values.sort_unstable();
+    values.dedup();
+    assert_eq!(
+        number(&format!("mask {mask}, ")),
+        values.len() as u64,
+        "{out}"
+    );
+    assert_eq!(number("rare values on "), rare.len() as u64, "{out}");
+    assert_eq!(
+        number("the last at heap "),
+        *rare.last().unwrap() as u64,
+        "{out}"
+    );
+}
+
+/// The periods of the literature (Gangolli and Plambeck, 1989, as issue 23 quotes them): found
+/// and proved by a plain `period`, as far as it takes. Their proofs need 93,167 to 653,570
+/// heaps, too many for the plain mex here (its splits are quadratic in the heaps), so the
+/// published values are the check.
+#[test]
+fn published_periods_are_found_and_proved() {
+    for (code, n0, p) in [
+        ("0.56", 326_640, 144),
+        ("0.127", 46_578, 4),
+        ("0.16", 105_351, 149_459),
+    ] {
+        let out = run(&format!("game g = octal {code}\nperiod g"));
+        assert_eq!(proved_answer(&out), Some((n0, p)), "{code}: {out}");
+    }
 }

@@ -18,9 +18,10 @@
 //! Every method gives exactly the values of the plain definition; they differ only in speed.
 
 use super::period;
+use super::progress::Reporter;
 #[cfg(test)]
 use super::vocabulary::Take;
-use super::vocabulary::{HeapRules, Structure, TakeRange};
+use super::vocabulary::{HeapRules, Period, Structure, TakeRange};
 use super::{Limits, SolveError};
 use block::{RareBlock, BLOCK_HEAPS};
 pub use cache::{canonical_key, Cache, CacheWarning};
@@ -90,12 +91,32 @@ pub struct HeapSequence {
     codes_tried: bool,
     /// The kernels in use, chosen when the sequence was made.
     kernels: Kernels,
+    /// The memory limit's room when the sequence last grew: a look for a period holds
+    /// [`period::certified_bytes`] beside the values, and is put off when they do not fit.
+    room: usize,
     /// How many scans and blocks of heaps ran on the codes (for the tests).
     #[cfg(test)]
     coded_runs: (usize, usize),
 }
 
 const FIRST_CHECKPOINT: usize = 64;
+
+/// What the tables of the literature give of a Grundy sequence computed so far (Flammenkamp's
+/// tables of octal games): the largest value and the first heap with it, and the sparse space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Figures {
+    /// How many heaps' values are known.
+    pub heaps: usize,
+    pub largest: u32,
+    pub largest_heap: usize,
+    /// The sparse-space mask; 0 when values are not sparse under any mask.
+    pub mask: u32,
+    /// How many distinct rare values the heaps from 1 on have under the mask.
+    pub rare_values: usize,
+    /// How many heaps from 1 on have a rare value.
+    pub rare_heaps: usize,
+    pub last_rare_heap: Option<usize>,
+}
 
 impl HeapSequence {
     pub fn new(rules: HeapRules) -> HeapSequence {
@@ -131,6 +152,7 @@ impl HeapSequence {
             codes_fit: false,
             codes_tried: false,
             kernels,
+            room: usize::MAX,
             #[cfg(test)]
             coded_runs: (0, 0),
         };
@@ -224,19 +246,87 @@ impl HeapSequence {
     /// The value of heap `n`, computing the heaps below it first.
     /// With a cache ([`Limits::cache`]), resumes from it first and saves to it as it grows.
     pub fn value(&mut self, n: u64, limits: &Limits) -> Result<u32, SolveError> {
+        self.value_reported(n, limits, None)
+    }
+
+    /// [`HeapSequence::value`], telling `outer` how many heaps are known as they grow when
+    /// the sequence is a part of a longer task (`period`'s search).
+    pub fn value_reported(
+        &mut self,
+        n: u64,
+        limits: &Limits,
+        outer: Option<&Reporter>,
+    ) -> Result<u32, SolveError> {
         self.resume(limits);
-        let result = self.extend_to(n, limits);
+        let result = self.extend_to(n, limits, outer);
         self.keep(limits, result.is_err());
         result
+    }
+
+    /// Looks now, as at a checkpoint, for a period that the theorem proves from the values so
+    /// far; the certified period `(n0, p)`, if there is one.
+    /// Fails when the look does not fit in the memory limit beside the values.
+    pub fn certify(&mut self, limits: &Limits) -> Result<Option<(usize, usize)>, SolveError> {
+        if self.period.is_none() && self.structure != Structure::Unknown {
+            self.room = limits.room();
+            if !self.may_look() {
+                return Err(SolveError::MemoryLimit(limits.max_memory));
+            }
+            self.period = self.find_period();
+        }
+        Ok(self.period)
+    }
+
+    /// Whether a look for a period fits in the room beside the values.
+    fn may_look(&self) -> bool {
+        let needs = self.bytes() as u128 + period::certified_bytes(self.values.len()) as u128;
+        needs <= self.room as u128
+    }
+
+    /// The least period and the least preperiod of the values, when a period is certified: a
+    /// multiple of the least one, which [`period::least`] finds.
+    pub fn least_period(&self) -> Option<Period> {
+        let (preperiod, period) = self.period?;
+        let proved = Period {
+            preperiod,
+            period,
+            saltus: 0,
+        };
+        Some(with_slice!(&self.values, g => period::least(g, &proved)))
+    }
+
+    /// The figures of the values so far that the tables of the literature give.
+    pub fn figures(&self) -> Figures {
+        let largest = (self.histogram.iter().rposition(|&c| c > 0)).unwrap_or(0) as u32;
+        let largest_heap = self.values().position(|v| v == largest).unwrap_or(0);
+        let mut seen = vec![0u64; self.bound.div_ceil(64)];
+        for r in &self.rare {
+            seen[r.value as usize / 64] |= 1 << (r.value % 64);
+        }
+        Figures {
+            heaps: self.values.len(),
+            largest,
+            largest_heap,
+            mask: self.mask,
+            rare_values: seen.iter().map(|w| w.count_ones() as usize).sum(),
+            rare_heaps: self.rare.len(),
+            last_rare_heap: self.rare.last().map(|r| r.heap),
+        }
     }
 
     /// The only bound is memory: when the values of heaps `0..=n` (at the width of those so
     /// far) and the tables beside them would take more than the memory limit, nothing is
     /// computed and the error says how much they would take.
-    fn extend_to(&mut self, n: u64, limits: &Limits) -> Result<u32, SolveError> {
+    fn extend_to(
+        &mut self,
+        n: u64,
+        limits: &Limits,
+        outer: Option<&Reporter>,
+    ) -> Result<u32, SolveError> {
         if let Some(v) = self.get(n) {
             return Ok(v);
         }
+        self.room = limits.room();
         self.fit_codes(n, limits);
         self.check_room(n, limits)?;
         let target = n as usize + 1;
@@ -261,9 +351,9 @@ impl HeapSequence {
             if len % 4096 == 4095 || self.rules.splits_in_three() {
                 limits.check_interrupt()?;
                 self.keep(limits, false);
-                progress
-                    .iter()
-                    .for_each(|p| p.set_done(self.values.len() as u64));
+                if let Some(p) = progress.as_ref().or(outer) {
+                    p.set_done(self.values.len() as u64);
+                }
             }
             let v = self.next_value();
             if !self.values.holds(v) {
@@ -629,7 +719,7 @@ impl HeapSequence {
 
     /// At sizes 64, 128, 256...: look for a certified period, and choose the sparse-space mask.
     fn checkpoint(&mut self) {
-        if self.structure != Structure::Unknown && self.period.is_none() {
+        if self.structure != Structure::Unknown && self.period.is_none() && self.may_look() {
             self.period = self.find_period();
             if self.period.is_some() {
                 return;

@@ -65,7 +65,14 @@ impl Structure {
 
 /// The shortest period without saltus that the theorem for `structure` proves from `values`,
 /// with a preperiod from which it holds (not always the shortest) and the theorem's name.
-/// Allocates nothing; each candidate period is followed back only as far as the proof needs.
+///
+/// For each period `p`, how far back from the end `G(n + p) = G(n)` holds is the Z-function of
+/// the values read backwards at `p` (the longest common prefix of the reversed values and the
+/// same shifted by `p`), so every period is tried in one linear pass, holding a `u32` for each
+/// period tried ([`certified_bytes`]). The preperiod given is the largest from which the theorem
+/// proves the period (or the end of the values), as a walk back from the end would find it.
+/// Walking back for each period instead is quadratic when the values almost repeat with a
+/// short period, with rare exceptions, as the long preperiods of octal games do.
 pub fn certified<T: Copy + PartialEq>(
     values: &[T],
     structure: &Structure,
@@ -76,25 +83,58 @@ pub fn certified<T: Copy + PartialEq>(
         period,
         saltus: 0,
     };
-    for p in 1..=len / 2 {
-        // What a theorem needs only grows with the period and the preperiod.
-        let (least, _) = structure.proof_needs(&plain(0, p))?;
-        if least > len {
-            return None;
+    // The periods a theorem may prove: what it needs only grows with the period.
+    let most = (1..=len / 2)
+        .take_while(|&p| {
+            structure
+                .proof_needs(&plain(0, p))
+                .is_some_and(|(n, _)| n <= len)
+        })
+        .last()?;
+    let back = |i: usize| values[len - 1 - i];
+    // `z[i]`: how many values from the end on equal those `i` places before them.
+    let mut z = vec![0u32; most + 1];
+    let (mut left, mut right) = (0, 0);
+    for p in 1..=most {
+        let mut k = if p < right {
+            (z[p - left] as usize).min(right - p)
+        } else {
+            0
+        };
+        while p + k < len && back(k) == back(p + k) {
+            k += 1;
         }
-        let mut n0 = len - p;
-        loop {
-            let (needed, theorem) = structure.proof_needs(&plain(n0, p))?;
-            if needed <= len {
-                return Some((plain(n0, p), theorem));
+        z[p] = k as u32;
+        if p + k > right {
+            (left, right) = (p, p + k);
+        }
+        // The values repeat with period `p` from `len - p - k` on: the first preperiod, walking
+        // back from the end, from which the theorem proves it.
+        let reached = len - p - k;
+        let (at_end, theorem) = structure.proof_needs(&plain(len - p, p))?;
+        if at_end <= len {
+            return Some((plain(len - p, p), theorem));
+        }
+        let (needed, _) = structure.proof_needs(&plain(reached, p))?;
+        if needed <= len {
+            // The largest preperiod at least `reached` that the theorem's bound allows.
+            let (mut lo, mut hi) = (reached, len - p);
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                match structure.proof_needs(&plain(mid, p))? {
+                    (n, _) if n <= len => lo = mid,
+                    _ => hi = mid,
+                }
             }
-            if n0 == 0 || values[n0 - 1] != values[n0 - 1 + p] {
-                break;
-            }
-            n0 -= 1;
+            return Some((plain(lo, p), theorem));
         }
     }
     None
+}
+
+/// The bytes [`certified`] holds while it runs on `len` values.
+pub fn certified_bytes(len: usize) -> usize {
+    4 * (len / 2 + 1)
 }
 
 /// The shortest period (then the shortest preperiod) that the values show, with a constant
@@ -201,7 +241,7 @@ fn find_from(values: &[u64], repeats: &[usize], shortest: usize) -> Option<Perio
 /// preperiod for it: every eventual (arithmetic) period is a multiple of the least one, so the
 /// divisors of the period are tried over one period, then the preperiod is walked back.
 /// `values` must hold at least the first `preperiod + period` values.
-pub fn least(values: &[u64], proved: &Period) -> Period {
+pub fn least<T: Copy + Into<u64>>(values: &[T], proved: &Period) -> Period {
     let value = |n: usize| extend(values, proved, n as u64);
     let (n0, p) = (proved.preperiod, proved.period);
     let follows = |d: usize, saltus: u64, n: usize| {
@@ -224,13 +264,13 @@ pub fn least(values: &[u64], proved: &Period) -> Period {
 }
 
 /// The value of heap `n` from a period and the first `preperiod + period` values.
-pub fn extend(values: &[u64], period: &Period, n: u64) -> Option<u64> {
+pub fn extend<T: Copy + Into<u64>>(values: &[T], period: &Period, n: u64) -> Option<u64> {
     let (n0, p) = (period.preperiod as u64, period.period as u64);
     if n < values.len() as u64 {
-        return Some(values[n as usize]);
+        return Some(values[n as usize].into());
     }
     let cycles = (n - n0) / p;
-    let base = values[(n0 + (n - n0) % p) as usize];
+    let base: u64 = values[(n0 + (n - n0) % p) as usize].into();
     cycles.checked_mul(period.saltus)?.checked_add(base)
 }
 
@@ -252,6 +292,63 @@ mod tests {
             }
         }
         None
+    }
+
+    /// `certified` by the walk back from the end, for every period in turn.
+    fn certified_by_brute_force(values: &[u8], structure: &Structure) -> Option<Period> {
+        let len = values.len();
+        let plain = |preperiod, period| Period {
+            preperiod,
+            period,
+            saltus: 0,
+        };
+        for p in 1..=len / 2 {
+            let mut n0 = len - p;
+            loop {
+                let (needed, _) = structure.proof_needs(&plain(n0, p))?;
+                if needed <= len {
+                    return Some(plain(n0, p));
+                }
+                if n0 == 0 || values[n0 - 1] != values[n0 - 1 + p] {
+                    break;
+                }
+                n0 -= 1;
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn certified_periods_are_those_of_the_walk_back() {
+        let mut seed: u64 = 11;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        let octal = Structure::Octal {
+            digits: vec![0, 3, 5, 4],
+        };
+        for _ in 0..3000 {
+            let period = 1 + next() % 8;
+            let preperiod = next() % 300;
+            let len = next() % 1200;
+            let cycle: Vec<u8> = (0..period).map(|_| (next() % 3) as u8).collect();
+            // A preperiod that mostly repeats the cycle already, with rare exceptions.
+            let values: Vec<u8> = (0..len)
+                .map(|n| match n < preperiod && next() % 40 == 0 {
+                    true => 7,
+                    false => cycle[n % period],
+                })
+                .collect();
+            let found = certified(&values, &octal).map(|(p, _)| p);
+            assert_eq!(
+                found,
+                certified_by_brute_force(&values, &octal),
+                "{values:?}"
+            );
+        }
     }
 
     #[test]

@@ -573,3 +573,15 @@ fn rule_games() {
 }
 
 mod statement_trees;
+
+#[test]
+fn period_up_to_a_bound() {
+    let StmtKind::Period { bound, .. } = one("period kayles up to 2^20") else {
+        panic!("not a period");
+    };
+    assert!(bound.is_some());
+    let StmtKind::Period { bound, .. } = one("period kayles") else {
+        panic!("not a period");
+    };
+    assert!(bound.is_none());
+}
