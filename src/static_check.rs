@@ -219,7 +219,9 @@ impl Checker<'_> {
                 for game in [left, right] {
                     self.game_arg(game, Shape::Heaps, "compare");
                 }
-                self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=1000`");
+                if let Some(range) = range {
+                    self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=1000`");
+                }
             }
             StmtKind::Dot { target, .. } => {
                 self.expect(

@@ -1,4 +1,5 @@
-//! Statements for exploring variants: `period`, `compare`, `dot` and `plot`.
+//! Statements for exploring variants: `period`, `dot` and `plot` (`compare` is
+//! `compare_statement.rs`).
 
 use std::fmt::Write as _;
 
@@ -13,7 +14,7 @@ use crate::error::Error;
 use crate::game::heap::Figures;
 use crate::game::progress::grouped;
 use crate::game::vocabulary::GValue;
-use crate::game::{period, Part, Position, SolveError};
+use crate::game::{period, Position, SolveError};
 use crate::span::Span;
 use crate::syntax::ast::{Expr, Output, Plot, PlotOptions};
 
@@ -184,44 +185,6 @@ impl Interpreter {
             }
             len = (len * 2).min(cap);
         }
-    }
-
-    pub(super) fn compare(
-        &mut self,
-        left: &Expr,
-        right: &Expr,
-        range: &Expr,
-    ) -> Result<String, Error> {
-        let g = self.heap_game(left, "compare")?;
-        let h = self.heap_game(right, "compare")?;
-        let (start, last) = self.finite_range(range)?;
-        self.bound_size(
-            last as i128 - start as i128 + 1,
-            "this comparison",
-            range.span,
-        )?;
-        for n in start..=last {
-            let a = self.heap_value(g.id, n, range.span)?;
-            let b = self.heap_value(h.id, n, range.span)?;
-            if a != b {
-                return Ok(format!(
-                    "{} and {} first differ at heap {n}: {a} and {b}",
-                    g.display, h.display
-                ));
-            }
-        }
-        Ok(format!(
-            "{} and {} agree on heaps {start}..={last}",
-            g.display, h.display
-        ))
-    }
-
-    fn heap_value(&mut self, game: usize, n: i64, span: Span) -> Result<u64, Error> {
-        let part = Part {
-            game,
-            state: Box::new([n]),
-        };
-        self.part_value_at(&part, span)
     }
 
     /// The positions reachable from `target`, as a Graphviz digraph labelled with values, with a

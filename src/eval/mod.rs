@@ -5,6 +5,7 @@ mod answer_files;
 pub mod boards;
 pub mod builtin_calls;
 mod check_statement;
+mod compare_statement;
 mod explore;
 pub mod expr;
 mod expression_sweeps;
@@ -336,7 +337,10 @@ impl Interpreter {
             StmtKind::Check { condition, binders } => self.check(condition, binders)?,
             StmtKind::Period { game, bound } => self.period(game, bound.as_ref())?,
             StmtKind::PeriodOf { value, axis } => self.period_of(value, axis, &origin.text)?,
-            StmtKind::Compare { left, right, range } => self.compare(left, right, range)?,
+            StmtKind::Compare { left, right, range } => match range {
+                Some(range) => self.compare_on(left, right, range)?,
+                None => self.compare(left, right)?,
+            },
             StmtKind::Dot { target, output } => self.dot(target, output.as_ref())?,
             StmtKind::Plot {
                 plot,

@@ -5,6 +5,7 @@ pub(crate) mod arithmetic_splits;
 pub(crate) mod budget;
 pub mod cells;
 pub(crate) mod engine;
+pub(crate) mod equal_games;
 pub(crate) mod graph;
 pub mod heap;
 pub(crate) mod lines;

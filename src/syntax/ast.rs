@@ -78,11 +78,13 @@ pub enum StmtKind {
     Period { game: Expr, bound: Option<Expr> },
     /// `period EXPR for n in RANGE`: the period the values show, apparent only.
     PeriodOf { value: Expr, axis: Axis },
-    /// `compare kayles, kayles2 0..=1000`: the first heap where two heap games differ.
+    /// `compare kayles, kayles2`: whether two heap games have the same values (or with an
+    /// offset), proved when both periods are; with a range, `compare kayles, kayles2 0..=1000`,
+    /// the first heap of the range where they differ.
     Compare {
         left: Expr,
         right: Expr,
-        range: Expr,
+        range: Option<Expr>,
     },
     /// `dot g[a] [to "FILE"]`: the game graph of a position in Graphviz form.
     Dot {

@@ -366,7 +366,7 @@ fn compare_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
     let mut parts = parts(pair);
     let left = game_expr(next(&mut parts))?;
     let right = game_expr(next(&mut parts))?;
-    let range = expr(next(&mut parts))?;
+    let range = parts.next().map(expr).transpose()?;
     Ok(StmtKind::Compare { left, right, range })
 }
 

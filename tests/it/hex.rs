@@ -1,7 +1,8 @@
-//! Hexadecimal codes (`hex 0.3F`): values against a brute force written here (the plain mex over
-//! every move, splits in three included), proved periods against that brute force on a long
-//! prefix, and codes whose digits are all at most 7 against the same `octal` code.
+//! Hexadecimal codes (`hex 0.3F`): values against a brute force (`support/octal_values.rs`, the
+//! plain mex over every move, splits in three included), proved periods against that brute force
+//! on a long prefix, and codes whose digits are all at most 7 against the same `octal` code.
 
+use crate::support::octal_values::values as brute;
 use crate::support::printed;
 
 use grundy::game::{Limits, Method};
@@ -13,33 +14,6 @@ fn run_with(source: &str, limits: Limits) -> String {
 
 fn run(source: &str) -> String {
     run_with(source, Limits::default())
-}
-
-/// The values of heaps `0..len` of the hexadecimal game with these digits (`digits[j]` for
-/// taking `j` tokens: 1 the whole heap, 2 leaving one heap, 4 two non-empty heaps, 8 three).
-fn brute(digits: &[u8], len: usize) -> Vec<u64> {
-    let mut g: Vec<u64> = Vec::with_capacity(len);
-    for n in 0..len {
-        let mut seen = std::collections::HashSet::new();
-        for (j, &d) in digits.iter().enumerate().filter(|&(j, _)| j <= n) {
-            let rest = n - j;
-            if j >= 1 && (d & 1 != 0 && rest == 0 || d & 2 != 0 && rest > 0) {
-                seen.insert(if rest == 0 { 0 } else { g[rest] });
-            }
-            for a in 1..rest {
-                if d & 4 != 0 {
-                    seen.insert(g[a] ^ g[rest - a]);
-                }
-                for b in 1..rest - a {
-                    if d & 8 != 0 {
-                        seen.insert(g[a] ^ g[b] ^ g[rest - a - b]);
-                    }
-                }
-            }
-        }
-        g.push((0..).find(|v| !seen.contains(v)).unwrap());
-    }
-    g
 }
 
 /// The values of heaps `0..len` as `sequence` prints them.

@@ -19,6 +19,8 @@ mod diagnostics;
 mod error_corpus;
 // every file in examples/ runs and checks itself
 mod examples;
+// equal games, with an offset, against a brute force of octal codes
+mod equal_games;
 // periods, huge heaps, loopy games, compare, dot, plot, read
 mod explore;
 // files stay under their root: paths, links, --root

@@ -2,5 +2,6 @@
 
 pub mod grundys_rules;
 pub mod measured;
+pub mod octal_values;
 pub mod printed;
 pub mod reach;
