@@ -326,6 +326,10 @@ impl Solver {
         match &mut self.store {
             Store::Dense(table) => *table = DenseTable::default(),
             Store::Hashed(table) | Store::Lines(_, table) => *table = HashedTable::default(),
+            Store::Cells(cells, table) => {
+                **cells = CellSolver::new(cells.rules().clone());
+                *table = HashedTable::default();
+            }
             Store::HeapSequence(_) | Store::Linked(..) => return,
         }
         self.stored = match &self.store {

@@ -141,7 +141,7 @@ fn cell_move(state: &str, rule: &Rule) -> Option<CellMove> {
 }
 
 /// The name a binder `name in DOMAIN` binds, when its domain is what `domain` accepts.
-fn binder_over<'a>(binder: &'a Binder, domain: impl Fn(&Expr) -> bool) -> Option<&'a str> {
+fn binder_over(binder: &Binder, domain: impl Fn(&Expr) -> bool) -> Option<&str> {
     (binder.kind == BinderKind::In && domain(&binder.value)).then_some(binder.name.name.as_str())
 }
 
@@ -174,10 +174,9 @@ fn conjuncts(expr: &Expr, names: &Names<'_>, asked: &mut Asked) -> Option<()> {
             conjuncts(right, names, asked)
         }
         BinaryOp::In if is_var(right, names.state) => {
-            match var(left)? {
-                'y' => asked.y_present = true,
-                // Every `x` bound by `x in c` is present.
-                _ => {}
+            // Every `x` bound by `x in c` is present.
+            if var(left)? == 'y' {
+                asked.y_present = true;
             }
             Some(())
         }
