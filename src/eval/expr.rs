@@ -100,6 +100,24 @@ impl Building {
 }
 
 /// Whether a list of `len` more elements fits in what is left under the memory limit.
+/// The indices of the slice `l[start..=last]` (to the end when `last` is none) of a list of
+/// `len` items, or the index that is out of bounds.
+pub fn slice_range(
+    start: i64,
+    last: Option<i64>,
+    len: usize,
+) -> Result<std::ops::Range<usize>, i64> {
+    let n = len as i64;
+    let last = last.unwrap_or(n - 1);
+    if start < 0 || start > n {
+        return Err(start);
+    }
+    if last >= n {
+        return Err(last);
+    }
+    Ok(start as usize..(last + 1).max(start) as usize)
+}
+
 pub fn fits(host: &dyn Host, len: usize, span: Span) -> Result<(), Error> {
     match host.charge() {
         Some(charge) => charge
@@ -600,25 +618,18 @@ impl<'h, 'a> Eval<'h, 'a> {
                             span: arg.span,
                         }),
                     Value::Range { start, last } => {
-                        let len = items.len() as i64;
-                        let last = last.unwrap_or(len - 1);
-                        if start < 0 || start > len || last >= len {
-                            let index = if start < 0 || start > len {
-                                start
-                            } else {
-                                last
-                            };
-                            return Err(Error::Index {
+                        let range = slice_range(start, last, items.len()).map_err(|index| {
+                            Error::Index {
                                 index,
                                 len: items.len(),
                                 span: arg.span,
-                            });
-                        }
-                        let slice = if last < start {
+                            }
+                        })?;
+                        let slice = if range.is_empty() {
                             Vec::new()
                         } else {
-                            fits(&*self.host, (last - start + 1) as usize, span)?;
-                            items[start as usize..=last as usize].to_vec()
+                            fits(&*self.host, range.len(), span)?;
+                            items[range].to_vec()
                         };
                         Ok(Value::list(slice))
                     }

@@ -84,21 +84,35 @@ pub struct Solver {
     retained: Option<Charge>,
 }
 
-/// A state of at most 15 counters, each non-negative and small enough, as one integer: the
-/// length in the low 4 bits, then the counters in `124 / len` bits each. Equal states give equal
-/// keys, and different states of the same or different lengths different keys.
+/// A state as one integer, when it fits, in one of two layouts told apart by the lowest bit
+/// (so keys of the two never meet):
+///
+/// - bit 0 clear: at most 15 counters, the length in bits 1 to 4, then the counters in
+///   `123 / len` bits each;
+/// - bit 0 set (a state the first does not fit): at most 127 counters, the length in bits 1 to
+///   7, the width `w` of the largest counter (its bits) in bits 8 to 13, then the counters in
+///   `w` bits each, at most 114 bits in all: a long list of small counters (a board's cells).
+///
+/// Each state has one key (the first layout when it fits), and different states, of the same
+/// or different lengths, different keys.
 pub(super) fn pack(state: &[i64]) -> Option<u128> {
     let n = state.len();
-    if n > 15 {
-        return None;
-    }
-    let width = 124 / n.max(1);
-    let mut key = n as u128;
-    let mut shift = 4;
+    let mut all = 0u64;
     for &x in state {
-        if x < 0 || (width < 64 && x >> width != 0) {
+        if x < 0 {
             return None;
         }
+        all |= x as u64;
+    }
+    let bits = (64 - all.leading_zeros()) as usize;
+    let (mut key, mut shift, width) = if n <= 15 && bits <= 123 / n.max(1) {
+        ((n as u128) << 1, 5, 123 / n.max(1))
+    } else if n <= 127 && n * bits <= 114 {
+        (1 | (n as u128) << 1 | (bits as u128) << 8, 14, bits)
+    } else {
+        return None;
+    };
+    for &x in state {
         key |= (x as u128) << shift;
         shift += width;
     }
@@ -660,7 +674,32 @@ impl Solver {
         };
         self.check_memory(stack, growth, limits)?;
         stack.push(key, flat, ends);
-        self.set(key, ACTIVE, stack, limits)
+        self.set(key, ACTIVE, stack, limits)?;
+        if !self.heap_like {
+            self.settle_known(stack, limits)?;
+        }
+        Ok(())
+    }
+
+    /// Records the values of the new top frame's options that are known already, and leaves
+    /// only the others to be searched, in their order. Looked up one after another in one
+    /// loop, the lookups wait for memory together, where one at a time between the searches of
+    /// the other options each waits on its own; a known option starts no search, so the
+    /// searches, and the loops they find, come in the same order as without this.
+    fn settle_known(&self, stack: &mut Stack, limits: &Limits) -> Result<(), SolveError> {
+        let options = stack.top().map_or(0, |top| stack.option_count(top));
+        if stack.values.capacity() - stack.values.len() < options {
+            let growth = Growth {
+                values: options,
+                ..Growth::default()
+            };
+            self.check_memory(stack, growth, limits)?;
+        }
+        stack.settle_top(|option| match self.slot(option) {
+            v if v < ACTIVE => Some(v as u64),
+            _ => None,
+        });
+        Ok(())
     }
 
     /// Whether a search from a heap beyond any table counts `state` (see [`Solver::heap_value`]).
@@ -805,6 +844,14 @@ mod tests {
             vec![i64::MAX],
             vec![(1 << 24) - 1; 5],
             vec![255; 15],
+            vec![0; 16],
+            vec![1; 16],
+            vec![1; 114],
+            vec![0; 127],
+            vec![3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2],
+            vec![3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 0],
+            vec![1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0],
+            vec![0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1],
         ];
         let keys: Vec<u128> = states.iter().map(|s| pack(s).unwrap()).collect();
         for i in 0..keys.len() {
@@ -814,7 +861,41 @@ mod tests {
         }
         assert_eq!(pack(&[1 << 24, 0, 0, 0, 0]), None);
         assert_eq!(pack(&[-1]), None);
-        assert_eq!(pack(&[0; 16]), None);
         assert_eq!(pack(&[256; 15]), None);
+        assert_eq!(pack(&[1; 115]), None);
+        assert_eq!(pack(&[0; 128]), None);
+    }
+
+    /// Every list of lengths 0 to 4 with counters below 4, and of lengths 15 to 18 with counters
+    /// below 2, some of them with one large counter: one key each, all different.
+    #[test]
+    fn packed_keys_are_one_to_one() {
+        let mut states: Vec<Vec<i64>> = Vec::new();
+        let mut all = |len: usize, base: i64| {
+            for code in 0..base.pow(len as u32) {
+                let state: Vec<i64> = (0..len).map(|i| code / base.pow(i as u32) % base).collect();
+                states.push(state.clone());
+                let mut large = state;
+                if let Some(first) = large.first_mut() {
+                    *first += 1 << 20;
+                    states.push(large);
+                }
+            }
+        };
+        for len in 0..=4 {
+            all(len, 4);
+        }
+        for len in 15..=18 {
+            all(len, 2);
+        }
+        let mut seen = std::collections::HashMap::new();
+        for state in &states {
+            let Some(key) = pack(state) else { continue };
+            assert_eq!(pack(state), Some(key));
+            if let Some(other) = seen.insert(key, state.clone()) {
+                panic!("{state:?} and {other:?} share a key");
+            }
+        }
+        assert!(seen.len() > states.len() / 2);
     }
 }

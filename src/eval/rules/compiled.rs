@@ -3,10 +3,12 @@
 //!
 //! Variables live in slots (integers in one array, lists in another) instead of the
 //! name-searched local stack; parameters are constants; every expression has a static type
-//! (integer or boolean; lists are only slots), so the run-time values are plain `i64`s. A rule
-//! that uses anything else (globals, strings, sets as values, lists built in expressions, a type
-//! the compiler cannot see statically) makes [`compile`] give `None`, and the game keeps the AST
-//! walker. The compiled form gives exactly the interpreter's options, in the same order, and the
+//! (integer or boolean; lists are slots, or built only as the right side of a whole-state
+//! assignment, [`CList`]), so the run-time values are plain `i64`s. A call of a function declared
+//! in the program is compiled in place (its parameters are slots of their own); one that calls
+//! itself, directly or not, is not. A rule that uses anything else (globals that are not
+//! constants, strings, sets as values, a type the compiler cannot see statically) makes
+//! [`compile`] give `None`, and the game keeps the AST walker. The compiled form gives exactly the interpreter's options, in the same order, and the
 //! same errors: wherever an operation fails, the error is built by the interpreter's own code.
 //!
 //! Every fast path reads this form, not the AST: [`linear`] reads its rules as linear
@@ -18,11 +20,12 @@
 //! last coordinate is the xor of the others (when it is within its bounds). Every other binding
 //! fails the condition without an error in the interpreter too, so the options are the same.
 
+use std::cell::Cell;
 use std::sync::Arc;
 
-use super::super::expr::{combine, int_op};
+use super::super::expr::{combine, int_op, slice_range};
 use super::super::value::Value;
-use crate::error::Error;
+use crate::error::{Error, Origin};
 use crate::game::vocabulary::{HeapRules, LineRules};
 use crate::game::Emit;
 use crate::span::Span;
@@ -76,6 +79,16 @@ enum CExpr {
         right_span: Span,
     },
     If(Box<CExpr>, Box<CExpr>, Box<CExpr>),
+    /// A parameter of a function called in the rules, set by its [`CExpr::Call`].
+    Param(usize),
+    /// A call of a function declared in the program, its body compiled in place (a function
+    /// that calls itself, directly or not, is not compiled): the arguments in order into the
+    /// body's parameters, then the body, whose errors are the function's declaration's.
+    Call {
+        args: Vec<(usize, CExpr)>,
+        body: Box<CExpr>,
+        origin: Arc<Origin>,
+    },
 }
 
 impl CExpr {
@@ -108,6 +121,40 @@ impl CExpr {
             _ => false,
         }
     }
+}
+
+/// A list-valued expression, the right side of a whole-state assignment `s = EXPR`, evaluated
+/// as the interpreter evaluates it (the same order, limits and errors).
+#[derive(Debug)]
+enum CList {
+    /// A list slot: the state, or a box binder.
+    Slot(usize),
+    /// A constant list.
+    Consts(Arc<Vec<i64>>),
+    /// `[e, ...]`
+    Items(Vec<CExpr>),
+    /// `a ++ b`
+    Concat {
+        left: Box<CList>,
+        right: Box<CList>,
+        span: Span,
+    },
+    /// `l[a..b]`, `l[a..=b]`, `l[a..]`
+    Slice {
+        list: Box<CList>,
+        start: CExpr,
+        end: Option<CExpr>,
+        inclusive: bool,
+        arg_span: Span,
+    },
+    /// `repeat(x, k)`; `span` is that of `k`.
+    Repeat {
+        value: CExpr,
+        copies: CExpr,
+        span: Span,
+    },
+    /// `if c then a else b`
+    If(CExpr, Box<CList>, Box<CList>),
 }
 
 #[derive(Debug)]
@@ -173,6 +220,8 @@ enum CUpdate {
         target_span: Span,
         value_span: Span,
     },
+    /// `s = EXPR` on the list state, `EXPR` a list.
+    Whole(CList),
     /// `n = [e, ...]` on a heap: the last update of its rule.
     Split(Vec<CExpr>),
     /// `for BINDER, ... { UPDATE; ... }`: the updates once per binding, in order.
@@ -204,9 +253,14 @@ pub struct Compiled {
     rules: Vec<CRule>,
     ints: usize,
     lists: usize,
+    /// The parameters of the functions compiled in place.
+    params: usize,
     /// The built-in functions called, which a global of the same name would shadow.
     pub builtins: Vec<&'static str>,
 }
+
+/// What the compiled evaluator returns: an error boxed, so that a result is two words.
+type R<T> = Result<T, Box<Error>>;
 
 /// What a run needs besides the compiled rules.
 pub struct Env<'e> {
@@ -217,9 +271,12 @@ pub struct Env<'e> {
 
 struct Rt {
     ints: Vec<i64>,
+    params: Vec<Cell<i64>>,
     lists: Vec<Vec<i64>>,
     base: Vec<i64>,
     split: Option<Vec<i64>>,
+    /// The buffer a whole-state assignment builds its list in.
+    scratch: Vec<i64>,
     steps: u32,
     /// Whether the receiver of the options asked to stop: the error that unwinds the binders
     /// is then not one.
@@ -256,9 +313,11 @@ impl Compiled {
     pub fn options(&self, env: &Env<'_>, state: &[i64], emit: &mut Emit<'_>) -> Result<(), Error> {
         let mut rt = Rt {
             ints: vec![0; self.ints],
+            params: vec![Cell::new(0); self.params],
             lists: vec![Vec::new(); self.lists],
             base: state.to_vec(),
             split: None,
+            scratch: Vec::new(),
             steps: 0,
             stopped: false,
         };
@@ -270,16 +329,17 @@ impl Compiled {
             let mut body = |this: &Self, rt: &mut Rt| this.body(env, rule, rt, emit);
             match self.binders(env, &rule.binders, &mut rt, &mut body) {
                 Err(_) if rt.stopped => return Ok(()),
-                result => result?,
+                Err(e) => return Err(*e),
+                Ok(()) => {}
             }
         }
         Ok(())
     }
 
-    fn tick(&self, env: &Env<'_>, rt: &mut Rt) -> Result<(), Error> {
+    fn tick(&self, env: &Env<'_>, rt: &mut Rt) -> R<()> {
         rt.steps = rt.steps.wrapping_add(1);
         if rt.steps.is_multiple_of(4096) && (env.interrupted)() {
-            return Err(Error::Interrupted);
+            return Err(Box::new(Error::Interrupted));
         }
         Ok(())
     }
@@ -290,8 +350,8 @@ impl Compiled {
         env: &Env<'_>,
         binders: &[CBinder],
         rt: &mut Rt,
-        body: &mut dyn FnMut(&Self, &mut Rt) -> Result<(), Error>,
-    ) -> Result<(), Error> {
+        body: &mut dyn FnMut(&Self, &mut Rt) -> R<()>,
+    ) -> R<()> {
         let Some((binder, rest)) = binders.split_first() else {
             return body(self, rt);
         };
@@ -380,12 +440,12 @@ impl Compiled {
                     acc.saturating_mul(*h as i128 - low as i128 + 1)
                 });
                 if size > env.max_elements as i128 {
-                    return Err(Error::TooLarge {
+                    return Err(Box::new(Error::TooLarge {
                         what: "this box".into(),
                         size: size.to_string(),
                         limit: env.max_elements,
                         span: *span,
-                    });
+                    }));
                 }
                 let n = highs.len();
                 let mut current = vec![low; n];
@@ -416,13 +476,7 @@ impl Compiled {
         }
     }
 
-    fn body(
-        &self,
-        env: &Env<'_>,
-        rule: &CRule,
-        rt: &mut Rt,
-        emit: &mut Emit<'_>,
-    ) -> Result<(), Error> {
+    fn body(&self, env: &Env<'_>, rule: &CRule, rt: &mut Rt, emit: &mut Emit<'_>) -> R<()> {
         if let Some(condition) = &rule.condition {
             if eval(condition, rt)? == 0 {
                 return Ok(());
@@ -448,13 +502,7 @@ impl Compiled {
     }
 
     /// Checks the option for negative counters, and emits it.
-    fn emit(
-        &self,
-        env: &Env<'_>,
-        rule: &CRule,
-        rt: &mut Rt,
-        emit: &mut Emit<'_>,
-    ) -> Result<(), Error> {
+    fn emit(&self, env: &Env<'_>, rule: &CRule, rt: &mut Rt, emit: &mut Emit<'_>) -> R<()> {
         let option: &[i64] = match (&rt.split, self.kind) {
             (Some(heaps), _) => heaps,
             (None, Kind::List) => &rt.lists[0],
@@ -462,19 +510,19 @@ impl Compiled {
             (None, Kind::Tuple(n)) => &rt.ints[..n],
         };
         if option.iter().any(|&x| x < 0) {
-            return Err(Error::NegativeCounter {
+            return Err(Box::new(Error::NegativeCounter {
                 state: format!("{}[{}]", env.display, super::join(option)),
                 span: rule.span,
-            });
+            }));
         }
         if emit(option).is_break() {
             rt.stopped = true;
-            return Err(Error::Interrupted);
+            return Err(Box::new(Error::Interrupted));
         }
         Ok(())
     }
 
-    fn updates(&self, env: &Env<'_>, updates: &[CUpdate], rt: &mut Rt) -> Result<(), Error> {
+    fn updates(&self, env: &Env<'_>, updates: &[CUpdate], rt: &mut Rt) -> R<()> {
         for update in updates {
             match update {
                 CUpdate::Loop { binders, body } => {
@@ -539,19 +587,31 @@ impl Compiled {
                         let values =
                             |v: &[i64]| Value::list(v.iter().map(|&x| Value::Int(x)).collect());
                         let bop = if sub { BinaryOp::Sub } else { BinaryOp::Add };
-                        return Err(combine(
-                            bop,
-                            &values(xs),
-                            &values(ys),
-                            *span,
-                            *target_span,
-                            *value_span,
-                        )
-                        .expect_err("the interpreter fails too"));
+                        return Err(Box::new(
+                            combine(
+                                bop,
+                                &values(xs),
+                                &values(ys),
+                                *span,
+                                *target_span,
+                                *value_span,
+                            )
+                            .expect_err("the interpreter fails too"),
+                        ));
                     }
                     for (x, &y) in xs.iter_mut().zip(ys.iter()) {
                         *x = if sub { *x - y } else { *x + y };
                     }
+                }
+                CUpdate::Whole(list) => {
+                    let mut out = std::mem::take(&mut rt.scratch);
+                    out.clear();
+                    let result = list_into(env, list, rt, &mut out);
+                    if result.is_ok() {
+                        std::mem::swap(&mut rt.lists[0], &mut out);
+                    }
+                    rt.scratch = out;
+                    result?;
                 }
                 CUpdate::Split(items) => {
                     let mut heaps = Vec::with_capacity(items.len());
@@ -566,22 +626,25 @@ impl Compiled {
     }
 }
 
-fn step(
-    op: UpdateOp,
-    old: i64,
-    new: i64,
-    span: Span,
-    _target: Span,
-    value: Span,
-) -> Result<i64, Error> {
+fn step(op: UpdateOp, old: i64, new: i64, span: Span, _target: Span, value: Span) -> R<i64> {
     match op {
         UpdateOp::Assign => Ok(new),
-        UpdateOp::Add => int_op(BinaryOp::Add, old, new, span, value),
-        UpdateOp::Sub => int_op(BinaryOp::Sub, old, new, span, value),
+        UpdateOp::Add => int_op(BinaryOp::Add, old, new, span, value).map_err(Box::new),
+        UpdateOp::Sub => int_op(BinaryOp::Sub, old, new, span, value).map_err(Box::new),
     }
 }
 
-fn eval(e: &CExpr, rt: &Rt) -> Result<i64, Error> {
+/// The value of `e`: a constant or a slot read in place, the rest by [`eval_node`].
+#[inline(always)]
+fn eval(e: &CExpr, rt: &Rt) -> R<i64> {
+    match e {
+        CExpr::Const(n) => Ok(*n),
+        CExpr::Int(slot) => Ok(rt.ints[*slot]),
+        _ => eval_node(e, rt),
+    }
+}
+
+fn eval_node(e: &CExpr, rt: &Rt) -> R<i64> {
     Ok(match e {
         CExpr::Const(n) => *n,
         CExpr::Int(slot) => rt.ints[*slot],
@@ -591,11 +654,11 @@ fn eval(e: &CExpr, rt: &Rt) -> Result<i64, Error> {
             match usize::try_from(i).ok().and_then(|u| items.get(u)) {
                 Some(&x) => x,
                 None => {
-                    return Err(Error::Index {
+                    return Err(Box::new(Error::Index {
                         index: i,
                         len: items.len(),
                         span: *span,
-                    })
+                    }))
                 }
             }
         }
@@ -617,11 +680,11 @@ fn eval(e: &CExpr, rt: &Rt) -> Result<i64, Error> {
                 Some(&x) => x,
                 None => {
                     let name = if *max { "max" } else { "min" };
-                    return Err(Error::invalid(
+                    return Err(Box::new(Error::invalid(
                         format!("`{name}` of an empty list"),
                         *span,
                         "give at least one element",
-                    ));
+                    )));
                 }
             }
         }
@@ -678,7 +741,111 @@ fn eval(e: &CExpr, rt: &Rt) -> Result<i64, Error> {
                 eval(b, rt)?
             }
         }
+        CExpr::Param(slot) => rt.params[*slot].get(),
+        CExpr::Call { args, body, origin } => {
+            for (slot, arg) in args {
+                let x = eval(arg, rt)?;
+                rt.params[*slot].set(x);
+            }
+            eval(body, rt).map_err(|e| Box::new(e.declared_in(origin)))?
+        }
     })
+}
+
+/// Appends the items of `list` to `out`, as the interpreter computes the list.
+fn list_into(env: &Env<'_>, list: &CList, rt: &Rt, out: &mut Vec<i64>) -> R<()> {
+    match list {
+        CList::Slot(slot) => out.extend_from_slice(&rt.lists[*slot]),
+        CList::Consts(items) => out.extend_from_slice(items),
+        CList::Items(items) => {
+            for item in items {
+                let x = eval(item, rt)?;
+                out.push(x);
+            }
+        }
+        CList::Concat { left, right, span } => {
+            let base = out.len();
+            list_into(env, left, rt, out)?;
+            list_into(env, right, rt, out)?;
+            let size = out.len() - base;
+            if size > env.max_elements {
+                return Err(Box::new(Error::TooLarge {
+                    what: "this list".into(),
+                    size: size.to_string(),
+                    limit: env.max_elements,
+                    span: *span,
+                }));
+            }
+        }
+        CList::Slice {
+            list,
+            start,
+            end,
+            inclusive,
+            arg_span,
+        } => {
+            let base = out.len();
+            list_into(env, list, rt, out)?;
+            let start = eval(start, rt)?;
+            // The range as the interpreter makes it: an empty one when `end - 1` overflows.
+            let (start, last) = match end {
+                None => (start, None),
+                Some(end) => {
+                    let end = eval(end, rt)?;
+                    match if *inclusive {
+                        Some(end)
+                    } else {
+                        end.checked_sub(1)
+                    } {
+                        Some(last) => (start, Some(last)),
+                        None => (0, Some(-1)),
+                    }
+                }
+            };
+            let len = out.len() - base;
+            let range = slice_range(start, last, len).map_err(|index| {
+                Box::new(Error::Index {
+                    index,
+                    len,
+                    span: *arg_span,
+                })
+            })?;
+            out.truncate(base + range.end);
+            out.drain(base..base + range.start);
+        }
+        CList::Repeat {
+            value,
+            copies,
+            span,
+        } => {
+            let x = eval(value, rt)?;
+            let copies = eval(copies, rt)?;
+            if copies < 0 {
+                return Err(Box::new(Error::invalid(
+                    format!("`repeat` of {copies} copies"),
+                    *span,
+                    "the number of copies is 0 or more",
+                )));
+            }
+            if copies as u64 > env.max_elements as u64 {
+                return Err(Box::new(Error::TooLarge {
+                    what: "this list".into(),
+                    size: copies.to_string(),
+                    limit: env.max_elements,
+                    span: *span,
+                }));
+            }
+            out.resize(out.len() + copies as usize, x);
+        }
+        CList::If(condition, then, otherwise) => {
+            if eval(condition, rt)? != 0 {
+                list_into(env, then, rt, out)?;
+            } else {
+                list_into(env, otherwise, rt, out)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Steps `current` to the next list of the box `low..=highs`, the last coordinate fastest;

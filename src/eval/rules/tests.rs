@@ -118,6 +118,72 @@ fn loops_and_guards_are_compiled() {
     }
 }
 
+/// Whole-state assignments of a list game (literals, `++`, slices, `repeat`, `if`) are
+/// compiled, and answer as walked, errors included.
+#[test]
+fn whole_state_assignments_are_compiled() {
+    let source = "game g on s[] {
+        if len(s) > 0 and s[0] > 0 { s = [s[0] - 1] ++ s[1..] }
+        for i in 0..len(s), k in 0..s[i] { s = s[0..i] ++ [k] ++ repeat(k, len(s) - i - 1) }
+        for i in 0..=len(s) { s = (if i > 1 then s[1..=i - 1] else s[i..]) ++ [] }
+        for i in 0..3 { s = repeat(1, 299 + i) }
+    }";
+    let decl = decls(source).and_then(|mut d| d.pop()).expect("parsed");
+    let g = game(source, decl, vec![], 300);
+    assert!(g.compiled.is_some());
+    for state in [vec![], vec![3, 3, 2], vec![4, 1, 1, 0], vec![1]] {
+        same(&g, &state).unwrap();
+    }
+    let (options, error) = options(&g, &[2, 1], false);
+    assert!(options.contains(&vec![1, 1]) && options.contains(&vec![2, 0]));
+    assert!(error.is_some());
+}
+
+/// Functions the random rule games call: one that can fail (a division by zero), one that
+/// calls another, one that calls itself (left to the interpreter).
+const FUNCTIONS: &str = "let fa(p, q) = if p > q then p - q else q / (p + 1)
+let fb(p) = fa(p, 2) * 2 - p
+let fc(p) = if p > 0 then fc(p - 1) + 1 else 0
+let fd(p, c) = if c then p else -p";
+
+/// The globals `FUNCTIONS` declares, each defined as the interpreter defines it.
+fn functions() -> Globals {
+    let origin = Arc::new(Origin {
+        name: "<functions>".into(),
+        text: FUNCTIONS.into(),
+    });
+    let program = crate::syntax::parse(FUNCTIONS).expect("parsed");
+    let mut globals = Globals::default();
+    for statement in program.statements {
+        if let StmtKind::Function(decl) = statement.kind {
+            let value = crate::eval::function::define(&decl, &origin, &globals);
+            globals.insert(decl.name.name.clone(), value);
+        }
+    }
+    globals
+}
+
+/// Calls of declared functions are compiled in place, and answer as walked, errors included
+/// (the function's own, declared where it was); a function that calls itself is not.
+#[test]
+fn calls_of_functions_are_compiled_in_place() {
+    let source = "game g on s[] {
+        for i in 0..len(s) if fb(s[i]) > 0 and fd(1, i > 0) > 0 { s[i] = fa(s[i], i) }
+        for i in 0..len(s) if i > 0 { s[i] -= fa(-1, s[i]) }
+    }";
+    let decl = decls(source).and_then(|mut d| d.pop()).expect("parsed");
+    let g = game_with_globals(source, decl, vec![], functions(), 300);
+    assert!(g.compiled.is_some());
+    for state in [vec![], vec![3, 3, 2], vec![4, 1, 1, 0], vec![1], vec![7, 0]] {
+        same(&g, &state).unwrap();
+    }
+    let source = "game r on n { for k in 1..=n if fc(k) == k { n -= k } }";
+    let decl = decls(source).and_then(|mut d| d.pop()).expect("parsed");
+    assert!(game_with_globals(source, decl, vec![], functions(), 300)
+        .compiled
+        .is_none());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
@@ -183,6 +249,13 @@ fn int_expr(g: &mut Gen, ints: &[String], list: bool, depth: u32) -> String {
         2 => format!("abs({a})"),
         3 => format!("-{a}"),
         4 => format!("(if {} then {a} else {b})", cond(g, ints, list, depth - 1)),
+        5 => match g.next(8) {
+            0..=2 => format!("fa({a}, {b})"),
+            3..=5 => format!("fb({a})"),
+            6 => format!("fd({a}, {})", cond(g, ints, list, 0)),
+            _ if g.next(4) == 0 => format!("fc(min({a}, 3))"),
+            _ => format!("fa({b}, {a})"),
+        },
         _ => {
             let op = g.pick(&["+", "-", "*", "/", "%", "^", "+", "-"]);
             format!("({a} {op} {b})")
@@ -212,8 +285,38 @@ fn update(g: &mut Gen, shape: Shape, ints: &[String], boxes: &[String]) -> Strin
         Shape::Tuple => format!("{} {op} {e}", g.pick(&["a", "b"])),
         Shape::List => match boxes.last() {
             Some(b) if g.next(2) == 0 => format!("s {} {b}", g.pick(&["-=", "+="])),
+            _ if g.next(3) == 0 => format!("s = {}", list_expr(g, ints, boxes, 2)),
             _ => format!("s[{}] {op} {e}", int_expr(g, ints, list, 1)),
         },
+    }
+}
+
+/// A random list expression (the right side of `s = ...`): the state, a box, literals,
+/// `++`, slices, `repeat`, `if`.
+fn list_expr(g: &mut Gen, ints: &[String], boxes: &[String], depth: u32) -> String {
+    let e = |g: &mut Gen| int_expr(g, ints, true, 1);
+    if depth == 0 || g.next(3) == 0 {
+        return match g.next(6) {
+            0 | 1 => "s".into(),
+            2 if !boxes.is_empty() => boxes[g.next(boxes.len() as u64) as usize].clone(),
+            2 | 3 => {
+                let items: Vec<String> = (0..g.next(3)).map(|_| e(g)).collect();
+                format!("[{}]", items.join(", "))
+            }
+            4 => format!("repeat({}, {})", e(g), e(g)),
+            _ => format!("repeat({}, {})", e(g), g.pick(&["299", "300", "301"])),
+        };
+    }
+    let a = list_expr(g, ints, boxes, depth - 1);
+    match g.next(5) {
+        0 | 1 => format!("{a} ++ {}", list_expr(g, ints, boxes, depth - 1)),
+        2 => format!("{a}[{}..]", e(g)),
+        3 => format!("{a}[{}{}{}]", e(g), g.pick(&["..", "..="]), e(g)),
+        _ => format!(
+            "(if {} then {a} else {})",
+            cond(g, ints, true, 0),
+            list_expr(g, ints, boxes, depth - 1)
+        ),
     }
 }
 
@@ -359,11 +462,12 @@ proptest! {
         let Some(decl) = found.pop() else {
             return Ok(());
         };
-        let game = game(&source, decl, vec![Value::Int(m)], 300);
+        let game = game_with_globals(&source, decl, vec![Value::Int(m)], functions(), 300);
         // The same rules with `m` a global the game captured instead of a parameter.
         let global_source = source.replacen("game g(m)", "game g", 1);
         let global_decl = decls(&global_source).and_then(|mut d| d.pop()).expect("parsed");
-        let globals = Globals::from_iter([("m".to_string(), Value::Int(m))]);
+        let mut globals = functions();
+        globals.insert("m".to_string(), Value::Int(m));
         let global_game = game_with_globals(&global_source, global_decl, vec![], globals, 300);
         prop_assert_eq!(game.compiled.is_some(), global_game.compiled.is_some());
         for state in &states {
@@ -388,6 +492,7 @@ proptest! {
 fn most_random_rule_games_are_compiled() {
     let (mut parsed, mut compiled) = (0, 0);
     let (mut looped, mut looped_compiled) = (0, 0);
+    let (mut whole, mut whole_compiled) = (0, 0);
     for seed in 1..500u64 {
         let mut g = Gen(seed * 7919);
         let (source, _) = rule_game(&mut g);
@@ -395,7 +500,7 @@ fn most_random_rule_games_are_compiled() {
             continue;
         };
         parsed += 1;
-        let is = game(&source, decl, vec![Value::Int(1)], 300)
+        let is = game_with_globals(&source, decl, vec![Value::Int(1)], functions(), 300)
             .compiled
             .is_some() as usize;
         compiled += is;
@@ -403,10 +508,18 @@ fn most_random_rule_games_are_compiled() {
             looped += 1;
             looped_compiled += is;
         }
+        if source.contains("s = ") {
+            whole += 1;
+            whole_compiled += is;
+        }
     }
     assert!(
         looped > 100 && looped_compiled * 10 > looped * 8,
         "{looped_compiled} of {looped} with loops compiled"
+    );
+    assert!(
+        whole > 50 && whole_compiled * 10 > whole * 8,
+        "{whole_compiled} of {whole} with whole-state assignments compiled"
     );
     assert!(parsed > 400, "{parsed} parsed");
     assert!(

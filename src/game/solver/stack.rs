@@ -141,6 +141,32 @@ impl Stack {
         })
     }
 
+    /// Keeps of the top frame's options only those for which `known` gives no value, in their
+    /// order, and records the values it gives as the frame's children's values found. Room for
+    /// one value per option is reserved first (the caller counts it).
+    pub fn settle_top(&mut self, mut known: impl FnMut(&[i64]) -> Option<u64>) {
+        let Some(top) = self.frames.last() else {
+            return;
+        };
+        let (mut read, mut write, mut kept) = (top.flat, top.flat, top.ends);
+        self.values.reserve(self.ends.len() - top.ends);
+        for e in top.ends..self.ends.len() {
+            let end = self.ends[e];
+            match known(&self.flat[read..end]) {
+                Some(value) => self.values.push(value),
+                None => {
+                    self.flat.copy_within(read..end, write);
+                    write += end - read;
+                    self.ends[kept] = write;
+                    kept += 1;
+                }
+            }
+            read = end;
+        }
+        self.flat.truncate(write);
+        self.ends.truncate(kept);
+    }
+
     /// The values of the children of the top frame found so far.
     pub fn top_values(&mut self) -> &mut [u64] {
         let start = self.frames.last().map_or(0, |f| f.values);

@@ -230,7 +230,10 @@ fn outputs(rule: &CRule, counters: usize, defs: &[Option<Affine>]) -> Option<Vec
             CUpdate::Split(items) => {
                 return items.iter().map(|e| affine(e, &defs)).collect();
             }
-            CUpdate::Index { .. } | CUpdate::List { .. } | CUpdate::Loop { .. } => return None,
+            CUpdate::Index { .. }
+            | CUpdate::List { .. }
+            | CUpdate::Whole(_)
+            | CUpdate::Loop { .. } => return None,
         }
     }
     defs[..counters].iter().copied().collect()

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use super::{CBinder, CExpr, CRule, CUpdate, Compiled, Kind, Ty};
-use crate::eval::value::Value;
+use super::{CBinder, CExpr, CList, CRule, CUpdate, Compiled, Kind, Ty};
+use crate::eval::value::{FunctionValue, Value};
 use crate::eval::Globals;
 use crate::syntax::ast::{
     BinaryOp, Binder, BinderKind, Expr, ExprKind, GameDecl, GameDef, Rule, StateShape, Step,
@@ -12,16 +12,39 @@ use crate::syntax::ast::{
 };
 
 #[derive(Clone)]
-enum Local {
+enum Local<'d> {
     Int(usize),
     List(usize),
     Const(Value),
+    /// A parameter of a function compiled in place, and its type.
+    Param(usize, Ty),
+    /// A function declared in the program.
+    Function(&'d FunctionValue),
 }
 
+impl<'d> Local<'d> {
+    /// A global name's value: a function by reference (its body may be compiled in place).
+    fn global(value: &'d Value) -> Local<'d> {
+        match value {
+            Value::Function(function) => Local::Function(function),
+            other => Local::Const(other.clone()),
+        }
+    }
+}
+
+/// How deep calls of functions are compiled in place, and how many in all: past either the
+/// rules run on the interpreter.
+const MAX_INLINE_DEPTH: usize = 8;
+const MAX_INLINED: usize = 256;
+
 struct Compiler<'d> {
-    scope: Vec<(&'d str, Local)>,
+    scope: Vec<(&'d str, Local<'d>)>,
     ints: usize,
     lists: usize,
+    params: usize,
+    /// The functions whose bodies are being compiled, outermost first.
+    inlining: Vec<*const FunctionValue>,
+    inlined: usize,
     builtins: Vec<&'static str>,
     state_names: Vec<&'d str>,
 }
@@ -36,11 +59,14 @@ pub fn compile(decl: &GameDecl, params: &[Value], globals: &Globals) -> Option<C
         scope: Vec::new(),
         ints: 0,
         lists: 0,
+        params: 0,
+        inlining: Vec::new(),
+        inlined: 0,
         builtins: Vec::new(),
         state_names: Vec::new(),
     };
     for (name, value) in globals {
-        c.scope.push((name.as_str(), Local::Const(value.clone())));
+        c.scope.push((name.as_str(), Local::global(value)));
     }
     for (param, value) in decl.params.iter().zip(params) {
         c.scope
@@ -79,6 +105,7 @@ pub fn compile(decl: &GameDecl, params: &[Value], globals: &Globals) -> Option<C
         rules: compiled,
         ints: c.ints,
         lists: c.lists,
+        params: c.params,
         builtins: c.builtins,
     })
 }
@@ -94,7 +121,7 @@ impl<'d> Compiler<'d> {
         self.lists - 1
     }
 
-    fn lookup(&self, name: &str) -> Option<&Local> {
+    fn lookup(&self, name: &str) -> Option<&Local<'d>> {
         self.scope
             .iter()
             .rev()
@@ -349,7 +376,10 @@ impl<'d> Compiler<'d> {
                     value_span: update.value.span,
                 })
             }
-            (Kind::List, Local::List(_), None) if update.op != UpdateOp::Assign => {
+            (Kind::List, Local::List(_), None) if update.op == UpdateOp::Assign => {
+                Some(CUpdate::Whole(self.list_expr(&update.value)?))
+            }
+            (Kind::List, Local::List(_), None) => {
                 let ExprKind::Var(v) = &update.value.kind else {
                     return None;
                 };
@@ -413,6 +443,94 @@ impl<'d> Compiler<'d> {
         }
     }
 
+    /// A list-valued expression: a list variable or constant, a literal of integers, `++`, a
+    /// slice by a range written in place, `repeat` of an integer, `if`.
+    fn list_expr(&mut self, expr: &'d Expr) -> Option<CList> {
+        let b = Box::new;
+        Some(match &expr.kind {
+            ExprKind::Var(v) => match self.lookup(v)? {
+                Local::List(slot) => CList::Slot(*slot),
+                Local::Const(Value::List(items)) => CList::Consts(Arc::new(
+                    items
+                        .iter()
+                        .map(|x| match x {
+                            Value::Int(x) => Some(*x),
+                            _ => None,
+                        })
+                        .collect::<Option<Vec<i64>>>()?,
+                )),
+                _ => return None,
+            },
+            ExprKind::List(items) => CList::Items(
+                items
+                    .iter()
+                    .map(|item| self.int(item))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+            ExprKind::Binary(BinaryOp::Concat, left, right) => CList::Concat {
+                left: b(self.list_expr(left)?),
+                right: b(self.list_expr(right)?),
+                span: expr.span,
+            },
+            ExprKind::Index { target, args } => {
+                let [arg] = args.as_slice() else {
+                    return None;
+                };
+                let ExprKind::Range {
+                    start,
+                    end,
+                    inclusive,
+                } = &arg.kind
+                else {
+                    return None;
+                };
+                let list = b(self.list_expr(target)?);
+                let start = self.int(start)?;
+                let end = match end {
+                    Some(end) => Some(self.int(end)?),
+                    None => None,
+                };
+                CList::Slice {
+                    list,
+                    start,
+                    end,
+                    inclusive: *inclusive,
+                    arg_span: arg.span,
+                }
+            }
+            ExprKind::Call { callee, args } => {
+                let ExprKind::Var(name) = &callee.kind else {
+                    return None;
+                };
+                let ("repeat", [x, k]) = (name.as_str(), args.as_slice()) else {
+                    return None;
+                };
+                if self.lookup(name).is_some() {
+                    return None;
+                }
+                let (value, copies) = (self.int(x)?, self.int(k)?);
+                if !self.builtins.contains(&"repeat") {
+                    self.builtins.push("repeat");
+                }
+                CList::Repeat {
+                    value,
+                    copies,
+                    span: k.span,
+                }
+            }
+            ExprKind::If {
+                condition,
+                then,
+                otherwise,
+            } => CList::If(
+                self.boolean(condition)?,
+                b(self.list_expr(then)?),
+                b(self.list_expr(otherwise)?),
+            ),
+            _ => return None,
+        })
+    }
+
     fn expr(&mut self, expr: &'d Expr) -> Option<(CExpr, Ty)> {
         let b = Box::new;
         Some(match &expr.kind {
@@ -420,6 +538,7 @@ impl<'d> Compiler<'d> {
             ExprKind::Bool(v) => (CExpr::Const(*v as i64), Ty::Bool),
             ExprKind::Var(name) => match self.lookup(name)? {
                 Local::Int(slot) => (CExpr::Int(*slot), Ty::Int),
+                Local::Param(slot, ty) => (CExpr::Param(*slot), *ty),
                 Local::Const(Value::Int(n)) => (CExpr::Const(*n), Ty::Int),
                 Local::Const(Value::Bool(v)) => (CExpr::Const(*v as i64), Ty::Bool),
                 _ => return None,
@@ -493,6 +612,9 @@ impl<'d> Compiler<'d> {
                 let ExprKind::Var(name) = &callee.kind else {
                     return None;
                 };
+                if let Some(&Local::Function(function)) = self.lookup(name) {
+                    return self.inline(function, args);
+                }
                 if self.lookup(name).is_some() {
                     return None;
                 }
@@ -532,6 +654,58 @@ impl<'d> Compiler<'d> {
             }
             _ => return None,
         })
+    }
+}
+
+impl<'d> Compiler<'d> {
+    /// A call of a declared function, its body compiled in place with the scope the
+    /// interpreter gives it: its captured globals, itself, its parameters. A function already
+    /// being compiled (recursion), a wrong number of arguments or an argument that is not an
+    /// integer or a boolean leave the rules to the interpreter.
+    fn inline(&mut self, function: &'d FunctionValue, args: &'d [Expr]) -> Option<(CExpr, Ty)> {
+        let me = function as *const FunctionValue;
+        let decl = &*function.decl;
+        if args.len() != decl.params.len()
+            || self.inlining.contains(&me)
+            || self.inlining.len() >= MAX_INLINE_DEPTH
+            || self.inlined >= MAX_INLINED
+        {
+            return None;
+        }
+        self.inlined += 1;
+        let mut compiled = Vec::with_capacity(args.len());
+        for arg in args {
+            compiled.push(self.expr(arg)?);
+        }
+        let mut scope: Vec<(&'d str, Local<'d>)> = Vec::new();
+        for (name, value) in &function.captured {
+            scope.push((name.as_str(), Local::global(value)));
+        }
+        scope.push((decl.name.name.as_str(), Local::Function(function)));
+        let caller = std::mem::replace(&mut self.scope, scope);
+        let caller_states = std::mem::take(&mut self.state_names);
+        let mut lets = Vec::with_capacity(args.len());
+        for (param, (arg, ty)) in decl.params.iter().zip(compiled) {
+            let slot = self.params;
+            self.params += 1;
+            lets.push((slot, arg));
+            self.scope
+                .push((param.name.as_str(), Local::Param(slot, ty)));
+        }
+        self.inlining.push(me);
+        let body = self.expr(&decl.body);
+        self.inlining.pop();
+        self.scope = caller;
+        self.state_names = caller_states;
+        let (body, ty) = body?;
+        Some((
+            CExpr::Call {
+                args: lets,
+                body: Box::new(body),
+                origin: function.origin.clone(),
+            },
+            ty,
+        ))
     }
 }
 
