@@ -231,7 +231,11 @@ impl Engine {
     ) -> Result<Analysis, SolveError> {
         let sequence = self.solvers[game].has_heap_sequence()
             && match self.structure(game) {
-                Structure::Subtraction { .. } => true,
+                // A set whose largest take is past the bound has no proof within it: the
+                // pipeline's window says what the theorem would need.
+                Structure::Subtraction { largest } => {
+                    *largest < bound.unwrap_or(SEQUENCE_SEARCH_HEAPS)
+                }
                 Structure::Octal { digits } => digits.iter().all(|d| d & 8 == 0),
                 _ => false,
             };
