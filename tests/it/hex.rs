@@ -105,7 +105,7 @@ proptest! {
         let g = brute(&all, 200);
         prop_assert_eq!(sequence(&line, 200), g.clone(), "{}", line);
         let limits = Limits { max_states: 180, ..Limits::default() };
-        let out = run_with(&format!("{line}\nperiod g"), limits);
+        let out = run_with(&format!("{line}\nperiod g up to 180"), limits);
         if out.contains(", proved") {
             let (n0, p) = printed::period_reported(&out).unwrap();
             prop_assert!((n0..200 - p).all(|n| g[n + p] == g[n]), "{}\n{}", line, out);
@@ -123,7 +123,7 @@ proptest! {
         let code = format!("{first}.{}", digits.iter().map(|&d| hex_digit(d)).collect::<String>());
         let limits = Limits { max_states: 4096, ..Limits::default() };
         let answers = |base: &str| {
-            run_with(&format!("game g = {base} {code}\nsequence g 0..=300\nperiod g"), limits.clone())
+            run_with(&format!("game g = {base} {code}\nsequence g 0..=300\nperiod g up to 4096"), limits.clone())
         };
         prop_assert_eq!(answers("hex"), answers("octal"));
         prop_assert_eq!(method(&format!("game g = hex {code}")), method(&format!("game g = octal {code}")));

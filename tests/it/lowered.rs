@@ -37,7 +37,7 @@ fn values(session: &mut Session, game: &str, last: u64) -> Vec<u64> {
 
 /// The claim of `period G`, without the game's name.
 fn period_claim(session: &mut Session, game: &str) -> String {
-    let text = printed(session, &format!("period {game}"));
+    let text = printed(session, &format!("period {game} up to 65536"));
     text.split_once(": ").unwrap().1.to_string()
 }
 
