@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use rexpect::process::WaitStatus;
+use rexpect::process::{Signal, WaitStatus};
 use rexpect::session::{spawn_command, PtySession};
 
 /// How long any one expected text may take to appear; generous for a slow, shared machine.
@@ -163,15 +163,28 @@ fn ctrl_c_interrupts_recursion_rules_check_a_fifo_and_printing() {
         repl.exp_string("grundy> ").unwrap();
         ask(&mut repl, "print 6 * 7", "42\r\n");
     }
-    // 0..=9,999,999 is 88,888,890 bytes printed: Ctrl-C stops it where it is.
+    // 0..=9,999,999 is 88,888,890 bytes printed: Ctrl-C stops it where it is. The REPL is
+    // stopped while the key is sent, so that what it prints after the key is counted apart from
+    // what it printed while this test was still waking up to the first numbers (rexpect looks
+    // every 100 ms, and a fast machine prints tens of MB in that time).
     repl.send_line("print [n for n in 0..=9999999]").unwrap();
     repl.exp_string("[0, 1, 2, 3, 4, ").unwrap();
-    repl.send_control('c').unwrap();
-    let (printed, _) = repl.exp_regex("\r?\ninterrupted\r\n").unwrap();
+    repl.process_mut().signal(Signal::SIGSTOP).unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let (_, before) = repl.exp_regex("(?s).+").unwrap();
     assert!(
-        printed.len() < 40 << 20,
-        "{} bytes printed before the interrupt took",
-        printed.len()
+        !before.contains("9999999]"),
+        "the whole list was printed before the key could be sent"
+    );
+    repl.send_control('c').unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    repl.process_mut().signal(Signal::SIGCONT).unwrap();
+    let (after, _) = repl.exp_regex("\r?\ninterrupted\r\n").unwrap();
+    assert!(
+        !after.contains("9999999]") && after.len() < 40 << 20,
+        "{} bytes printed after the interrupt ({} before it)",
+        after.len(),
+        before.len()
     );
     repl.exp_string("grundy> ").unwrap();
     ask(&mut repl, "print 6 * 7", "42\r\n");
