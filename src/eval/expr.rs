@@ -199,7 +199,7 @@ pub fn solve_error(error: SolveError, span: Span) -> Error {
         SolveError::ThreeWaySplits { heap } => Error::ThreeWaySplits {
             heap,
             splits: format!("{:.1e}", (heap as f64).powi(2) / 12.0),
-            huge: crate::game::period_pipeline::HUGE,
+            huge: crate::game::position::HUGE,
             span,
         },
         SolveError::TooManyMoves {

@@ -5,20 +5,26 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use super::arithmetic_splits::ArithmeticValues;
+use super::heap::HeapSequence;
 use super::loopy;
 use super::misere::{Genus, Misere};
-use super::period_pipeline::{Pattern, HUGE};
-use super::position::{GameId, Part, PlayedOptions, Position, MOST_OPTIONS_OF_A_HUGE_HEAP};
+use super::period_pipeline::{Analysis, HeapGame, Periods};
+use super::position::{GameId, Part, PlayedOptions, Position, HUGE, MOST_OPTIONS_OF_A_HUGE_HEAP};
 use super::quotient::QuotientRun;
+use super::shared_memos::Sweep;
+use super::splits::Periodic;
 use super::sums::Solvers;
 use super::vocabulary::{GValue, Outcome, Structure};
 use super::{Game, Limits, Method, SolveError, Solver};
 
-/// Every game instance of a run with its solver, and the misère memo of whole sums.
+/// Every game instance of a run with its solver, and the misère memo of whole sums. Only this
+/// file reads its fields: the period pipeline and the shared memos are lent what they need.
 pub struct Engine {
-    pub(super) solvers: Vec<Solver>,
-    pub(super) structures: Vec<Structure>,
-    pub(super) patterns: FxHashMap<GameId, Pattern>,
+    solvers: Vec<Solver>,
+    structures: Vec<Structure>,
+    /// What the period pipeline found of each heap game.
+    periods: Periods,
     /// Generalized values of the games found to be loopy.
     loopy: FxHashMap<GameId, FxHashMap<Box<[i64]>, GValue>>,
     /// The sums searched under misère play, their misère values, outcomes and genera, and the
@@ -26,7 +32,7 @@ pub struct Engine {
     misere: Misere,
     pub limits: Limits,
     /// Whether this is the engine of a worker of a parallel sweep (see [`super::shared_memos`]).
-    pub(super) in_sweep: bool,
+    in_sweep: bool,
 }
 
 impl Engine {
@@ -34,7 +40,7 @@ impl Engine {
         Engine {
             solvers: Vec::new(),
             structures: Vec::new(),
-            patterns: FxHashMap::default(),
+            periods: Periods::default(),
             loopy: FxHashMap::default(),
             misere: Misere::default(),
             limits,
@@ -290,6 +296,93 @@ impl Engine {
         let result = f(&mut misere, self);
         self.misere = misere;
         result
+    }
+
+    /// The period pipeline's record and one heap game lent to it.
+    fn periods(&mut self, game: GameId) -> (&mut Periods, HeapGame<'_>) {
+        let heap = HeapGame {
+            solver: &mut self.solvers[game],
+            structure: &self.structures[game],
+            limits: &self.limits,
+        };
+        (&mut self.periods, heap)
+    }
+
+    /// Finds the least period of a heap game's values, computing as many as a proof needs
+    /// (within the limits). Remembered for the rest of the run.
+    pub fn analyse(&mut self, game: GameId) -> Result<Analysis, SolveError> {
+        let (periods, heap) = self.periods(game);
+        periods.analyse(game, heap)
+    }
+
+    /// What `period G` (`bound`: `period G up to N`) says of a heap game (see
+    /// [`Periods::analyse_within`]).
+    pub fn analyse_within(
+        &mut self,
+        game: GameId,
+        bound: Option<usize>,
+    ) -> Result<Analysis, SolveError> {
+        let (periods, heap) = self.periods(game);
+        periods.analyse_within(game, heap, bound)
+    }
+
+    /// The value of a heap that is too large for a table, from a closed form or a proved period.
+    pub(super) fn huge_value(&mut self, game: GameId, n: i64) -> Result<u64, SolveError> {
+        let (periods, heap) = self.periods(game);
+        periods.huge_value(game, heap, n)
+    }
+
+    /// The values of a heap game as a proved period repeats them (see [`Periods::proved_period`]).
+    pub(super) fn proved_period(&mut self, game: GameId) -> Result<Option<Periodic>, SolveError> {
+        let (periods, heap) = self.periods(game);
+        periods.proved_period(game, heap)
+    }
+
+    /// The values of a game that takes any amount or splits, as a proved arithmetic period gives
+    /// them (see [`Periods::proved_arithmetic`]).
+    pub(super) fn proved_arithmetic(
+        &mut self,
+        game: GameId,
+    ) -> Result<Option<ArithmeticValues>, SolveError> {
+        let (periods, heap) = self.periods(game);
+        periods.proved_arithmetic(game, heap)
+    }
+
+    /// Whether a component is a heap past the tables.
+    pub(super) fn is_huge(&self, part: &Part) -> bool {
+        self.solvers[part.game].game().heap_like() && part.state[0] >= HUGE
+    }
+
+    /// The value of a state from the game's solver alone, with no closed form or period.
+    pub(super) fn solver_value(&mut self, game: GameId, state: &[i64]) -> Result<u64, SolveError> {
+        self.solvers[game].value(state, &self.limits)
+    }
+
+    /// The heap sequence of a game that has one.
+    pub(super) fn heap_sequence(&self, game: GameId) -> Option<&HeapSequence> {
+        self.solvers[game].heap_sequence()
+    }
+
+    /// Starts a parallel sweep: the memos move into a [`Sweep`] that workers read through
+    /// [`Engine::worker`]. Until [`Engine::end_sweep`] this engine answers nothing.
+    pub fn begin_sweep(&mut self) -> Arc<Sweep> {
+        let solvers = std::mem::take(&mut self.solvers);
+        Arc::new(Sweep::new(solvers, &self.structures, &self.limits))
+    }
+
+    /// Ends a sweep once every worker is gone: the memos come back with every value the workers
+    /// published.
+    pub fn end_sweep(&mut self, sweep: Arc<Sweep>) {
+        self.solvers = Sweep::end(sweep, &self.limits);
+    }
+
+    /// The engine of one worker of `sweep`: its own memos, reading through the shared ones.
+    pub fn worker(sweep: &Arc<Sweep>) -> Engine {
+        let mut engine = Engine::new(sweep.limits().clone());
+        engine.structures = sweep.structures().to_vec();
+        engine.solvers = Sweep::worker_solvers(sweep);
+        engine.in_sweep = true;
+        engine
     }
 
     /// Shows a sum of components, e.g. `nim[1] + nim[4]`.

@@ -29,7 +29,7 @@
 //! far both games' values are known and agree, or the first heap where they differ (a
 //! difference is always a proof that the games differ).
 
-use super::period_pipeline::HUGE;
+use super::position::HUGE;
 use super::vocabulary::Period;
 use super::{Engine, GameId, SolveError};
 
@@ -228,10 +228,7 @@ impl Engine {
     /// proved period.
     fn heap_value(&mut self, game: GameId, n: u64) -> Result<u64, SolveError> {
         match i64::try_from(n) {
-            Ok(n) if n < HUGE => {
-                let limits = self.limits.clone();
-                self.solvers[game].value(&[n], &limits)
-            }
+            Ok(n) if n < HUGE => self.solver_value(game, &[n]),
             _ => self.huge_value(game, i64::try_from(n).unwrap_or(i64::MAX)),
         }
     }

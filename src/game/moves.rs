@@ -284,7 +284,7 @@ impl Engine {
         let n = part.state[0];
         let huge = self.is_huge(part);
         let exact = n >= PERIOD_FROM && self.game(part.game).options_follow_structure();
-        let sequence = huge && self.solvers[part.game].has_heap_sequence();
+        let sequence = huge && self.heap_sequence(part.game).is_some();
         let structure = self.structure(part.game).clone();
         Ok(match structure {
             Structure::Nim => Some(HeapMoves::Nim),
@@ -332,16 +332,12 @@ impl Engine {
     /// it, which are computed first (within the memory limit). Splits in three are refused.
     fn sequence_moves(&mut self, part: &Part) -> Result<Option<HeapMoves>, SolveError> {
         let n = part.state[0] as u64;
-        let solver = &mut self.solvers[part.game];
-        if solver
-            .heap_sequence()
-            .is_some_and(|s| s.rules().splits_in_three())
-        {
+        let sequence = self.heap_sequence(part.game);
+        if sequence.is_some_and(|s| s.rules().splits_in_three()) {
             return Err(SolveError::ThreeWaySplits { heap: n });
         }
-        if !solver.heap_sequence().is_some_and(|s| s.options_known(n)) {
-            let limits = self.limits.clone();
-            solver.value(&part.state, &limits)?;
+        if !sequence.is_some_and(|s| s.options_known(n)) {
+            self.solver_value(part.game, &part.state)?;
         }
         Ok(Some(HeapMoves::Sequence))
     }
@@ -547,7 +543,7 @@ impl Engine {
     }
 
     fn sequence_of(&self, game: GameId) -> &HeapSequence {
-        self.solvers[game].heap_sequence().expect("a heap sequence")
+        self.heap_sequence(game).expect("a heap sequence")
     }
 
     /// The value of the components an option leaves.

@@ -150,6 +150,11 @@ impl Position {
 /// Options of a component, each with the state it leaves as the rules give it, if different.
 pub(super) type PlayedOptions = Vec<(Vec<Part>, Option<Box<[i64]>>)>;
 
+/// Heaps from this size on are answered from a closed form or a proved period, never by
+/// filling a table up to them, in games that are not heap sequences; a heap sequence computes
+/// every heap as far as memory allows, and uses the period `period` proves beyond that.
+pub const HUGE: i64 = 1 << 20;
+
 /// The most options listed for a heap beyond the tables (a subtraction game with a larger
 /// set has too many to list).
 pub(super) const MOST_OPTIONS_OF_A_HUGE_HEAP: usize = 1 << 16;

@@ -2,12 +2,13 @@
 //! began, read by every worker without a lock, and the values found since, published by each
 //! worker to all the others in a sharded store.
 //!
-//! A worker has an [`Engine`] of its own ([`Engine::worker`]) whose solvers keep only the states
-//! it is searching (each search marks its own states active, so loops are found as in one
-//! thread) and the values it found; a state that no worker has valued yet may be searched by two
-//! at once, which costs time but not correctness, since a state has one value. A worker answers
-//! heap games, line sweeps, loopy games and misère sums only from what the engine already knew
-//! and otherwise gives up with [`SolveError::Deferred`]: those are left to the main thread.
+//! A worker has an engine of its own (`Engine::worker`, made of [`Sweep::worker_solvers`])
+//! whose solvers keep only the states it is searching (each search marks its own states active,
+//! so loops are found as in one thread) and the values it found; a state that no worker has
+//! valued yet may be searched by two at once, which costs time but not correctness, since a
+//! state has one value. A worker answers heap games, line sweeps, loopy games and misère sums
+//! only from what the engine already knew and otherwise gives up with [`SolveError::Deferred`]:
+//! those are left to the main thread.
 //!
 //! Budgets: a game's state and memory limits count the states the engine held when the sweep
 //! began plus those published since, each once, exactly as one thread would count them, and a
@@ -22,7 +23,7 @@ use rustc_hash::{FxHashMap, FxHasher};
 use super::budget::Charge;
 use super::solver::{pack, SPARSE_ENTRY_BYTES};
 use super::vocabulary::Structure;
-use super::{Engine, GameId, Limits, SolveError, Solver};
+use super::{GameId, Limits, SolveError, Solver};
 
 /// Shards of a store: enough that two workers seldom wait for the same lock.
 const SHARDS: usize = 64;
@@ -30,9 +31,9 @@ const SHARDS: usize = 64;
 /// The memos shared by the workers of one sweep (see the module's documentation).
 pub struct Sweep {
     /// The engine's solvers when the sweep began; nobody writes them until it ends.
-    pub(super) base: Vec<Solver>,
-    pub(super) structures: Vec<Structure>,
-    pub(super) limits: Limits,
+    base: Vec<Solver>,
+    structures: Vec<Structure>,
+    limits: Limits,
     /// The values the workers found, per game; made when a worker first publishes one.
     fresh: Vec<OnceLock<FreshValues>>,
 }
@@ -160,23 +161,22 @@ impl SweepLink {
     }
 }
 
-impl Engine {
-    /// Starts a parallel sweep: the memos move into a [`Sweep`] that workers read through
-    /// [`Engine::worker`]. Until [`Engine::end_sweep`] this engine answers nothing.
-    pub fn begin_sweep(&mut self) -> Arc<Sweep> {
-        let base = std::mem::take(&mut self.solvers);
+impl Sweep {
+    /// The shared memos of a sweep that begins with these solvers (taken from the engine, which
+    /// answers nothing until [`Sweep::end`] gives them back).
+    pub(super) fn new(base: Vec<Solver>, structures: &[Structure], limits: &Limits) -> Sweep {
         let fresh = (0..base.len()).map(|_| OnceLock::new()).collect();
-        Arc::new(Sweep {
+        Sweep {
             base,
-            structures: self.structures.clone(),
-            limits: self.limits.clone(),
+            structures: structures.to_vec(),
+            limits: limits.clone(),
             fresh,
-        })
+        }
     }
 
-    /// Ends a sweep once every worker is gone: the memos come back with every value the workers
-    /// published.
-    pub fn end_sweep(&mut self, sweep: Arc<Sweep>) {
+    /// Ends a sweep once every worker is gone: the solvers it began with, with every value the
+    /// workers published.
+    pub(super) fn end(sweep: Arc<Sweep>, limits: &Limits) -> Vec<Solver> {
         let Ok(sweep) = Arc::try_unwrap(sweep) else {
             unreachable!("a sweep ends after its workers");
         };
@@ -188,16 +188,14 @@ impl Engine {
             let stored = fresh.stored.into_inner();
             let shards = fresh.shards.into_vec().into_iter();
             let shards = shards.map(|s| s.into_inner().unwrap_or_else(PoisonError::into_inner));
-            solver.absorb(shards.map(|s| (s.packed, s.sparse)), stored, &self.limits);
+            solver.absorb(shards.map(|s| (s.packed, s.sparse)), stored, limits);
         }
-        self.solvers = solvers;
+        solvers
     }
 
-    /// The engine of one worker of `sweep`: its own memos, reading through the shared ones.
-    pub fn worker(sweep: &Arc<Sweep>) -> Engine {
-        let mut engine = Engine::new(sweep.limits.clone());
-        engine.structures = sweep.structures.clone();
-        engine.solvers = (0..sweep.base.len())
+    /// The solvers of one worker: its own memos, reading through the shared ones.
+    pub(super) fn worker_solvers(sweep: &Arc<Sweep>) -> Vec<Solver> {
+        (0..sweep.base.len())
             .map(|game| {
                 Solver::linked(SweepLink {
                     sweep: sweep.clone(),
@@ -205,8 +203,14 @@ impl Engine {
                     own: sweep.limits.charge(),
                 })
             })
-            .collect();
-        engine.in_sweep = true;
-        engine
+            .collect()
+    }
+
+    pub(super) fn structures(&self) -> &[Structure] {
+        &self.structures
+    }
+
+    pub(super) fn limits(&self) -> &Limits {
+        &self.limits
     }
 }

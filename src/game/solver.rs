@@ -19,7 +19,7 @@ use super::budget::Charge;
 use super::cells::CellSolver;
 use super::heap::HeapSequence;
 use super::lines::LineSweep;
-use super::period_pipeline::HUGE;
+use super::position::HUGE;
 use super::progress::Reporter;
 use super::shared_memos::SweepLink;
 use super::vocabulary::Structure;

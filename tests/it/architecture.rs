@@ -265,6 +265,197 @@ fn the_misere_searches_take_their_solvers_not_the_engine() {
     }
 }
 
+/// The modules of `src/game` (files and folders, with the files of a folder read as one) and,
+/// for each, the modules of `game` its code uses: named as `super::NAME::` (as many `super::` as
+/// the file lies deep) or `crate::game::NAME::`, listed in a `use super::{...}`, or reached through
+/// a name that `game/mod.rs` re-exports (`pub use engine::Engine;` is a use of `engine`). What
+/// `game/mod.rs` defines itself (the `Game` trait, `Limits`, `SolveError`) is no module.
+fn game_module_graph() -> std::collections::BTreeMap<String, BTreeSet<String>> {
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/game");
+    let root = game_file("mod.rs");
+    let mut modules = BTreeSet::new();
+    let mut reexports = std::collections::BTreeMap::new();
+    for line in root.lines() {
+        let line = line.trim();
+        let declared = ["pub mod ", "pub(crate) mod ", "mod "]
+            .iter()
+            .find_map(|prefix| line.strip_prefix(prefix));
+        if let Some(name) = declared.and_then(|rest| rest.strip_suffix(';')) {
+            modules.insert(name.to_string());
+        }
+        if let Some((module, names)) = line
+            .strip_prefix("pub use ")
+            .and_then(|rest| rest.strip_suffix(';'))
+            .and_then(|rest| rest.split_once("::"))
+        {
+            for name in names.trim_matches(|c| c == '{' || c == '}').split(',') {
+                reexports.insert(name.trim().to_string(), module.to_string());
+            }
+        }
+    }
+    assert!(modules.contains("engine") && reexports.contains_key("Engine"));
+    let mut graph = std::collections::BTreeMap::new();
+    for module in &modules {
+        let mut files = Vec::new();
+        for path in [game.join(format!("{module}.rs")), game.join(module)] {
+            if path.exists() {
+                sources(&path, &mut files);
+            }
+        }
+        assert!(!files.is_empty(), "src/game/{module} has no source");
+        let mut used = BTreeSet::new();
+        for file in files {
+            let relative = file.strip_prefix(&game).unwrap();
+            let mut depth = relative.components().count();
+            if file.file_name().is_some_and(|n| n == "mod.rs") {
+                depth -= 1;
+            }
+            let text = std::fs::read_to_string(&file).unwrap();
+            let code: Vec<&str> = text
+                .lines()
+                .filter(|line| !line.trim_start().starts_with("//"))
+                .collect();
+            let code = code.join("\n");
+            let up = "super::".repeat(depth);
+            let mut starts = Vec::new();
+            for prefix in [up.as_str(), "crate::game::"] {
+                for (i, _) in code.match_indices(prefix) {
+                    let longer = code[..i].ends_with("super::")
+                        || code[i + prefix.len()..].starts_with("super::");
+                    if !(prefix == up && longer) {
+                        starts.push(i + prefix.len());
+                    }
+                }
+            }
+            for start in starts {
+                let rest = &code[start..];
+                // One name, or the names of a `{...}` list (the first of each of its items).
+                let items: Vec<&str> = match rest.strip_prefix('{') {
+                    Some(list) => {
+                        let mut depth = 0;
+                        let end = list
+                            .char_indices()
+                            .find(|&(_, c)| {
+                                depth += match c {
+                                    '{' => 1,
+                                    '}' => -1,
+                                    _ => 0,
+                                };
+                                depth < 0
+                            })
+                            .map_or(list.len(), |(i, _)| i);
+                        let mut items = Vec::new();
+                        let mut level = 0;
+                        let mut from = 0;
+                        for (i, c) in list[..end].char_indices() {
+                            match c {
+                                '{' => level += 1,
+                                '}' => level -= 1,
+                                ',' if level == 0 => {
+                                    items.push(&list[from..i]);
+                                    from = i + 1;
+                                }
+                                _ => {}
+                            }
+                        }
+                        items.push(&list[from..end]);
+                        items
+                    }
+                    None => vec![rest],
+                };
+                for item in items {
+                    let item = item.trim_start();
+                    let name: String = item
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    if modules.contains(&name) {
+                        used.insert(name);
+                    } else if let Some(module) = reexports.get(&name) {
+                        used.insert(module.clone());
+                    }
+                }
+            }
+        }
+        used.remove(module);
+        graph.insert(module.clone(), used);
+    }
+    graph
+}
+
+/// A chain of uses from `from` to `to` in `graph`, if there is one.
+fn chain_of_uses(
+    graph: &std::collections::BTreeMap<String, BTreeSet<String>>,
+    from: &str,
+    to: &str,
+) -> Option<Vec<String>> {
+    let mut came_from = std::collections::BTreeMap::new();
+    let mut queue = std::collections::VecDeque::from([from.to_string()]);
+    came_from.insert(from.to_string(), String::new());
+    while let Some(module) = queue.pop_front() {
+        if module == to {
+            let mut chain = vec![module];
+            while let Some(before) = came_from
+                .get(chain.last().unwrap())
+                .filter(|b| !b.is_empty())
+            {
+                chain.push(before.clone());
+            }
+            chain.reverse();
+            return Some(chain);
+        }
+        for next in graph.get(&module).into_iter().flatten() {
+            if !came_from.contains_key(next) {
+                came_from.insert(next.clone(), module.clone());
+                queue.push_back(next.clone());
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn the_engine_is_used_by_none_of_the_modules_it_uses() {
+    // The engine lends the period pipeline one game at a time (`period_pipeline::HeapGame`) and
+    // gives the shared memos its solvers (`shared_memos::Sweep`), as it lends the misère
+    // searches `sums::Solvers`: none of them names `Engine` back, so no circle goes through it.
+    let graph = game_module_graph();
+    let uses = &graph["engine"];
+    for module in [
+        "period_pipeline",
+        "shared_memos",
+        "misere",
+        "sums",
+        "solver",
+    ] {
+        assert!(uses.contains(module), "engine no longer uses {module}");
+    }
+    for module in uses {
+        if let Some(chain) = chain_of_uses(&graph, module, "engine") {
+            panic!(
+                "src/game/engine.rs uses `{module}`, which uses the engine back: {}",
+                chain.join(" -> ")
+            );
+        }
+    }
+}
+
+#[test]
+fn only_the_engine_reads_its_fields() {
+    // The question families of the engine (`moves.rs`, `equal_games.rs`) add methods to
+    // `Engine`, and reach it through its methods only: its fields are private to engine.rs.
+    let text = game_file("engine.rs");
+    let start = text.find("pub struct Engine {").unwrap();
+    let end = start + text[start..].find("\n}\n").unwrap();
+    for line in text[start..end].lines().skip(1) {
+        let line = line.trim();
+        assert!(
+            !line.starts_with("pub("),
+            "an engine field is open to the other modules of the engine: `{line}`"
+        );
+    }
+}
+
 #[test]
 fn every_call_of_a_built_in_is_matched_without_a_catch_all() {
     // A new `Function` must get its own arm: the compiler says so only if no `_ =>` catches it.

@@ -7,6 +7,8 @@
 use grundy::game::{Limits, Method};
 use grundy::Session;
 
+use crate::support::random::Random;
+
 /// Cram, Node Kayles and remove-a-cell, each spelled three ways, and a game whose rule is no
 /// cell move (remove a cell with a present neighbour).
 const GAMES: &str = "
@@ -37,18 +39,6 @@ const NAMES: [(Kind, &[&str]); 4] = [
     (Kind::Remove, &["remove1", "remove2"]),
     (Kind::Lonely, &["lonely"]),
 ];
-
-/// A small xorshift generator: the same boards on every run.
-struct Random(u64);
-
-impl Random {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
 
 /// The value of every subset of a board of at most 14 cells (`near[c]`: the cells beside `c`),
 /// by the plain mex from the empty set up.

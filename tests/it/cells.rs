@@ -10,23 +10,13 @@ use grundy::game::cells::{Board, CellSolver, MOST_CELLS};
 use grundy::game::vocabulary::{CellMove, CellRules};
 use grundy::game::{Emit, Game, Limits, SolveError, Solver};
 
+use crate::support::random::Random;
+
 const KINDS: [CellMove; 3] = [
     CellMove::RemoveOne,
     CellMove::RemoveWithNeighbours,
     CellMove::RemoveAdjacentPair,
 ];
-
-/// A small xorshift generator: the tests' boards are the same on every run.
-struct Random(u64);
-
-impl Random {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
 
 fn grid_neighbours(width: usize, height: usize) -> Vec<u128> {
     let mut near = vec![0u128; width * height];

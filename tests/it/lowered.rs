@@ -4,6 +4,7 @@
 //! oracle of the values. Also the spellings the issue names, and `:method` / `:time`.
 
 use crate::support::printed;
+use crate::support::random::Random;
 
 use grundy::game::method::Proof;
 use grundy::game::{Limits, Method};
@@ -48,21 +49,9 @@ fn method(session: &mut Session, game: &str) -> Method {
         .1
 }
 
-/// A small random source of choices.
-struct Choices(u64);
-
-impl Choices {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
-
 /// Rules that take `j` tokens and leave no heap (the heap was exactly `j`).
-fn none_rule(j: usize, c: &mut Choices) -> String {
-    match c.next(3) {
+fn none_rule(j: usize, c: &mut Random) -> String {
+    match c.below(3) {
         0 => format!("if n == {j} {{ n -= {j} }}"),
         1 => format!("if n <= {j} and {j} <= n {{ n = 0 }}"),
         _ => format!("for k in {{{j}}} if k == n {{ n -= k }}"),
@@ -70,8 +59,8 @@ fn none_rule(j: usize, c: &mut Choices) -> String {
 }
 
 /// Rules that take `j` tokens and leave one non-empty heap.
-fn one_rule(j: usize, c: &mut Choices) -> String {
-    match c.next(3) {
+fn one_rule(j: usize, c: &mut Random) -> String {
+    match c.below(3) {
         0 => format!("if n > {j} {{ n -= {j} }}"),
         1 => format!("for k in {j}..={j} if k < n {{ n -= k }}"),
         _ => format!("if n >= {j} + 1 {{ n = n - {j} }}"),
@@ -79,8 +68,8 @@ fn one_rule(j: usize, c: &mut Choices) -> String {
 }
 
 /// Rules that take `j` tokens and leave what is left, one heap or none.
-fn none_or_one_rule(j: usize, c: &mut Choices) -> String {
-    match c.next(4) {
+fn none_or_one_rule(j: usize, c: &mut Random) -> String {
+    match c.below(4) {
         0 => format!("for k in {j}..=min({j}, n) {{ n -= k }}"),
         1 => format!("if {j} <= n {{ n -= {j} }}"),
         2 => format!("for k in {{{j}}} if k <= n {{ n -= k }}"),
@@ -89,8 +78,8 @@ fn none_or_one_rule(j: usize, c: &mut Choices) -> String {
 }
 
 /// Rules that take `j` tokens and split the rest into two non-empty heaps.
-fn two_rule(j: usize, c: &mut Choices) -> String {
-    match c.next(5) {
+fn two_rule(j: usize, c: &mut Random) -> String {
+    match c.below(5) {
         0 => format!("for a in 1..=(n - {j}) / 2 {{ n = [a, n - {j} - a] }}"),
         1 => format!("for a in 1..n - {j} if a <= n - {j} - a {{ n = [a, n - {j} - a] }}"),
         // Ordered: every unordered pair twice, the same values.
@@ -101,8 +90,8 @@ fn two_rule(j: usize, c: &mut Choices) -> String {
 }
 
 /// Rules that take `j` tokens and leave nothing, one heap or two (digit 7).
-fn seven_rule(j: usize, c: &mut Choices) -> String {
-    match c.next(3) {
+fn seven_rule(j: usize, c: &mut Random) -> String {
+    match c.below(3) {
         0 => format!("for a in 0..=(n - {j}) / 2 if {j} <= n {{ n = [a, n - {j} - a] }}"),
         1 => format!("for t in {j}..=min({j}, n), a in 0..=(n - t) / 2 {{ n = [a, n - t - a] }}"),
         _ => format!("for t in {j}..={j}, a in 0..=(n - t) / 2 if t <= n {{ n = [n - t - a, a] }}"),
@@ -110,10 +99,10 @@ fn seven_rule(j: usize, c: &mut Choices) -> String {
 }
 
 /// The rules of digit `d` for taking `j`, in a spelling `c` chooses.
-fn digit_rules(j: usize, d: u8, c: &mut Choices) -> Vec<String> {
+fn digit_rules(j: usize, d: u8, c: &mut Random) -> Vec<String> {
     let mut rules = Vec::new();
-    let whole = d & 3 == 3 && c.next(2) == 0;
-    if d == 7 && c.next(2) == 0 {
+    let whole = d & 3 == 3 && c.below(2) == 0;
+    if d == 7 && c.below(2) == 0 {
         return vec![seven_rule(j, c)];
     }
     if whole {
@@ -134,12 +123,12 @@ fn digit_rules(j: usize, d: u8, c: &mut Choices) -> Vec<String> {
 
 /// The game `name` with the moves of the octal code `digits`, as rules spelled by `seed`.
 fn as_rules(name: &str, digits: &[u8], seed: u64) -> String {
-    let mut c = Choices(seed | 1);
+    let mut c = Random(seed | 1);
     let mut rules = Vec::new();
     // Digits of value 3 or 7 sometimes as one rule over a set of takes.
     for d in [3u8, 7] {
         let takes: Vec<usize> = (1..digits.len()).filter(|&j| digits[j] == d).collect();
-        if takes.len() >= 2 && c.next(2) == 0 {
+        if takes.len() >= 2 && c.below(2) == 0 {
             let set = takes
                 .iter()
                 .map(|j| j.to_string())
@@ -353,10 +342,10 @@ fn the_repl_says_which_method_runs() {
 }
 
 /// A two-counter game taking along lines, each rule in a spelling `c` chooses.
-fn line_game(lines: &[(u8, u64)], c: &mut Choices) -> String {
+fn line_game(lines: &[(u8, u64)], c: &mut Random) -> String {
     let rules: Vec<String> = lines
         .iter()
-        .map(|&(d, from)| match (d, c.next(3)) {
+        .map(|&(d, from)| match (d, c.below(3)) {
             (0, 0) => format!("for k in {from}..=a {{ a -= k }}"),
             (0, 1) => format!("for k in {from}..a + 1 {{ a -= k }}"),
             (0, _) => format!("for k in max({from}, 1)..=a + b if k <= a {{ a = a - k }}"),
@@ -379,7 +368,7 @@ proptest! {
         lines in prop::collection::vec((0u8..=2, 1u64..=3), 1..=4),
         seed in any::<u64>(),
     ) {
-        let source = line_game(&lines, &mut Choices(seed | 1));
+        let source = line_game(&lines, &mut Random(seed | 1));
         let table = "table g 0..20, 0..20";
         let mut s = session(&source);
         prop_assert_eq!(method(&mut s, "g"), Method::LineSweep, "{}", source);

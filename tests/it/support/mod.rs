@@ -4,4 +4,5 @@ pub mod grundys_rules;
 pub mod measured;
 pub mod octal_values;
 pub mod printed;
+pub mod random;
 pub mod reach;
