@@ -2,6 +2,7 @@
 //! first few shown; large sweeps spread over the workers.
 
 use super::*;
+use crate::game::budget::{self, Charge};
 use crate::game::progress::grouped;
 
 impl Interpreter {
@@ -17,6 +18,7 @@ impl Interpreter {
         let threads = self.sweep_threads();
         let mut pace = sweep::Pace::new(&self.engine.limits, threads);
         let mut queued: Vec<Vec<Value>> = Vec::new();
+        let mut held = self.engine.limits.charge();
         // A worker settles a case that holds or fails; an error is run again here.
         let work = |host: &mut sweep::SweepHost<'_>, values: &Vec<Value>| {
             let mut eval = Eval::new(host);
@@ -50,10 +52,33 @@ impl Interpreter {
                 tally.borrow_mut().count(failure);
                 return Ok(Flow::Continue);
             }
-            let values = binders
+            let values: Vec<Value> = binders
                 .iter()
                 .map(|b| eval.lookup(&b.name.name).expect("bound"))
                 .collect();
+            // The cases queued are held on the ledger: a batch that does not fit runs sooner.
+            let case = budget::boxed(values.len() * size_of::<Value>());
+            let fits = |queued: &Vec<Vec<Value>>, held: &mut Charge| {
+                let bytes = budget::vector(queued, 1) + (queued.len() + 1) * case;
+                held.set(bytes).is_ok()
+            };
+            if !fits(&queued, &mut held) {
+                let this = eval
+                    .host
+                    .interpreter()
+                    .expect("`check` runs on the interpreter");
+                let flow = this.run_batch(&mut pace, &queued, &work, &mut take);
+                queued.clear();
+                if let Flow::Stop = flow? {
+                    return Ok(Flow::Stop);
+                }
+                if !fits(&queued, &mut held) {
+                    let failure = check_case(eval, condition, binders)?;
+                    counted();
+                    tally.borrow_mut().count(failure);
+                    return Ok(Flow::Continue);
+                }
+            }
             queued.push(values);
             if queued.len() < pace.batch() {
                 return Ok(Flow::Continue);

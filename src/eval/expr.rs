@@ -26,8 +26,9 @@ pub trait Host {
     fn interrupted(&self) -> bool;
     /// The most elements a list built from a range or box may have.
     fn max_elements(&self) -> usize;
-    /// A charge on the session's memory ledger, under its limit, for what is built here (none
-    /// inside a game's rules, whose lists are as short-lived as the options they make).
+    /// A charge on the session's memory ledger, under its limit, for what is built here (inside
+    /// a game's rules too: their lists count against the limit of the search that asks for the
+    /// options); `None` where nothing may be charged.
     fn charge(&self) -> Option<Charge>;
     /// The whole interpreter, when this is it (for statements that run sweeps).
     fn interpreter(&mut self) -> Option<&mut super::Interpreter> {

@@ -446,8 +446,7 @@ impl Interpreter {
                     origin.clone(),
                     args.clone(),
                     globals,
-                    limits.interrupt.clone(),
-                    limits.max_states,
+                    limits,
                 );
                 Arc::new(game)
             }

@@ -39,6 +39,22 @@ pub const SEQUENCE_SIZE: (u32, u32) = (1200, 600);
 const CELL: (u32, u32) = (1, 24);
 const TABLE_AREA: u32 = 800;
 
+/// The most bytes of an SVG's text for each value drawn: a `<rect>` or `<circle>` of
+/// coordinates below 8192 takes under 100.
+const SVG_PER_VALUE: usize = 128;
+
+/// The most bytes of an SVG's text besides its values and the texts given: the frame, the axes
+/// and their ticks, the colour bar.
+const SVG_FRAME: usize = 256 << 10;
+
+/// The most bytes the SVG text of a picture of `values` values can take (a text given may be
+/// written escaped, `&` as `&amp;`, six bytes for one).
+fn svg_bound(values: usize, look: &Look) -> usize {
+    let texts = [look.title, look.x_name, look.y_name, look.bar_name];
+    let texts: usize = texts.iter().map(|t| t.len()).sum();
+    values * SVG_PER_VALUE + SVG_FRAME + 6 * texts
+}
+
 /// The smallest and largest side of a picture that `size` may ask for.
 const SIDE: (i64, i64) = (200, 8192);
 
@@ -141,14 +157,17 @@ pub(super) fn draw(
         Picture::Table { grid, .. } => grid.iter().map(Vec::len).sum(),
     };
     let mut held = crate::game::budget::boxed(values * size_of::<Option<u64>>());
-    if !file.ends_with(".svg") {
-        held += crate::game::budget::boxed(size.0 as usize * size.1 as usize * 3);
-    }
+    // An SVG's text is held until it is written, in a string made as large as it can get.
+    let svg_bytes = svg_bound(values, &look);
+    held += crate::game::budget::boxed(match file.ends_with(".svg") {
+        true => svg_bytes,
+        false => size.0 as usize * size.1 as usize * 3,
+    });
     canvas
         .grow(held)
         .map_err(|over| super::expr::over_memory(over, file_span))?;
     let result = if file.ends_with(".svg") {
-        let mut svg = String::new();
+        let mut svg = String::with_capacity(svg_bytes);
         let drawn = {
             let backend = SVGBackend::with_string(&mut svg, size).into_drawing_area();
             picture

@@ -13,8 +13,9 @@ use super::expr::{combine, Eval, Flow, Host};
 use super::value::{Family, Value};
 use super::Globals;
 use crate::error::{Error, Origin};
+use crate::game::budget::{Charge, Ledger};
 use crate::game::vocabulary::{Board, CellRules, HeapRules, LineRules, Structure};
-use crate::game::{Emit, Engine, Game, RuleError, SolveError};
+use crate::game::{Emit, Engine, Game, Limits, RuleError, SolveError};
 use crate::span::Span;
 use crate::syntax::ast::{BinaryOp, GameDecl, GameDef, Rule, StateShape, Step, Update, UpdateOp};
 
@@ -30,6 +31,8 @@ pub struct RuleGame {
     globals: Arc<Globals>,
     interrupt: Arc<AtomicBool>,
     max_elements: usize,
+    /// The session's ledger and the memory limit: the lists a rule builds are charged there.
+    memory: (Ledger, usize),
     /// The rules compiled to slots, when the compiler handles them.
     compiled: Option<compiled::Compiled>,
     /// The moves of a game on cells, when its rules are read as moves on cells
@@ -57,6 +60,7 @@ struct RuleHost<'g> {
     globals: &'g Globals,
     interrupt: &'g AtomicBool,
     max_elements: usize,
+    memory: &'g (Ledger, usize),
 }
 
 impl Host for RuleHost<'_> {
@@ -92,8 +96,9 @@ impl Host for RuleHost<'_> {
         self.max_elements
     }
 
-    fn charge(&self) -> Option<crate::game::budget::Charge> {
-        None
+    fn charge(&self) -> Option<Charge> {
+        let (ledger, limit) = self.memory;
+        Some(ledger.charge(*limit))
     }
 }
 
@@ -104,8 +109,7 @@ impl RuleGame {
         origin: Arc<Origin>,
         params: Vec<Value>,
         globals: Arc<Globals>,
-        interrupt: Arc<AtomicBool>,
-        max_elements: usize,
+        limits: &Limits,
     ) -> RuleGame {
         // A global named like a built-in would shadow it: the AST walker then runs.
         let compiled = compiled::compile(&decl, &params, &globals)
@@ -131,8 +135,9 @@ impl RuleGame {
             origin,
             params,
             globals,
-            interrupt,
-            max_elements,
+            interrupt: limits.interrupt.clone(),
+            max_elements: limits.max_states,
+            memory: (limits.ledger.clone(), limits.max_memory),
         }
     }
 
@@ -351,6 +356,7 @@ impl RuleGame {
             globals,
             interrupt: &self.interrupt,
             max_elements: self.max_elements,
+            memory: &self.memory,
         };
         let mut eval = Eval::new(&mut host);
         for (param, value) in self.decl.params.iter().zip(&self.params) {

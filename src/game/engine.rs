@@ -6,6 +6,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::arithmetic_splits::ArithmeticValues;
+use super::budget::Charge;
 use super::heap::HeapSequence;
 use super::loopy;
 use super::misere::{Genus, Misere};
@@ -30,6 +31,9 @@ pub struct Engine {
     /// The sums searched under misère play, their misère values, outcomes and genera, and the
     /// misère quotients of heap games met in them.
     misere: Misere,
+    /// What the loopy values and the misère memos hold, on the ledger between questions (a
+    /// question gives back what it counts itself while it runs).
+    kept: Option<Charge>,
     pub limits: Limits,
     /// Whether this is the engine of a worker of a parallel sweep (see [`super::shared_memos`]).
     in_sweep: bool,
@@ -43,6 +47,7 @@ impl Engine {
             periods: Periods::default(),
             loopy: FxHashMap::default(),
             misere: Misere::default(),
+            kept: None,
             limits,
             in_sweep: false,
         }
@@ -160,9 +165,36 @@ impl Engine {
         }
         let limits = self.limits.clone();
         let game = self.solvers[part.game].game().clone();
-        let known = self.loopy.entry(part.game).or_default();
-        loopy::label(game.as_ref(), &part.state, &limits, known)?;
-        Ok(known[&part.state].clone())
+        if !(self.loopy.get(&part.game)).is_some_and(|k| k.contains_key(&part.state)) {
+            // The labelling counts this game's values; the other memos stay charged.
+            let others = self.loopy_bytes(Some(part.game)) + self.misere.bytes();
+            self.keep(others);
+            let known = self.loopy.entry(part.game).or_default();
+            let labelled = loopy::label(game.as_ref(), &part.state, &limits, known);
+            let this = loopy::kept_bytes(known);
+            self.keep(others + this);
+            labelled?;
+        }
+        Ok(self.loopy[&part.game][&part.state].clone())
+    }
+
+    /// The bytes of the loopy values kept, of every game but `except`.
+    fn loopy_bytes(&self, except: Option<GameId>) -> usize {
+        (self.loopy.iter())
+            .filter(|(game, _)| Some(**game) != except)
+            .map(|(_, known)| loopy::kept_bytes(known))
+            .sum()
+    }
+
+    /// Charges `bytes` of loopy values and misère memos to the ledger, whether or not they fit
+    /// (they are held already; a question that stopped at a limit keeps nothing of its own).
+    fn keep(&mut self, bytes: usize) {
+        if self.in_sweep {
+            return;
+        }
+        let mut charge = self.kept.take().unwrap_or_else(|| self.limits.charge());
+        charge.hold(bytes);
+        self.kept = Some(charge);
     }
 
     /// The generalized value of a position: of the sum of its components (see
@@ -276,9 +308,12 @@ impl Engine {
     /// The misère quotient of the closure of heaps `start..=last` of a heap game. Progress is
     /// reported by heaps; a limit or Ctrl-C stops it with the quotient of the heaps done.
     pub fn quotient(&mut self, game: GameId, name: &str, start: i64, last: i64) -> QuotientRun {
+        let loopy = self.loopy_bytes(None);
+        self.keep(loopy);
         let mut misere = std::mem::take(&mut self.misere);
         let run = misere.quotients.run(self, game, name, start, last);
         self.misere = misere;
+        self.keep(loopy + self.misere.bytes());
         run
     }
 
@@ -292,9 +327,20 @@ impl Engine {
         if self.in_sweep {
             return Err(SolveError::Deferred);
         }
+        // The question counts the misère memos it uses; the loopy values stay charged.
+        let loopy = self.loopy_bytes(None);
+        self.keep(loopy);
         let mut misere = std::mem::take(&mut self.misere);
         let result = f(&mut misere, self);
+        if matches!(
+            result,
+            Err(SolveError::MemoryLimit(_) | SolveError::StateLimit(_))
+        ) {
+            // Its tables are as large as the limit let them grow: they would leave no room.
+            misere.forget_sums();
+        }
         self.misere = misere;
+        self.keep(loopy + self.misere.bytes());
         result
     }
 

@@ -88,6 +88,20 @@ pub fn label(
     Ok(())
 }
 
+/// The bytes of the values labelled and kept.
+pub fn kept_bytes(known: &FxHashMap<Box<[i64]>, GValue>) -> usize {
+    let entries: usize = (known.iter())
+        .map(|(state, value)| {
+            let options = match value {
+                GValue::Infinite(options) => budget::vector(options, 0),
+                GValue::Finite(_) => 0,
+            };
+            budget::boxed(state.len() * 8) + options
+        })
+        .sum();
+    budget::table(known, false) + entries
+}
+
 /// The bytes of the values labelled so far (`known`), as many again for the values about to
 /// be (`more` states of `width` counters), and the labels of the states being labelled.
 fn known_bytes(known: &FxHashMap<Box<[i64]>, GValue>, more: usize, width: usize) -> usize {

@@ -162,6 +162,29 @@ pub struct Misere {
 }
 
 impl Misere {
+    /// Forgets the sums searched (not the quotients): after a search stopped at a limit.
+    pub fn forget_sums(&mut self) {
+        let quotients = std::mem::take(&mut self.quotients);
+        *self = Misere {
+            quotients,
+            ..Misere::default()
+        };
+    }
+
+    /// The bytes the memos hold, kept from one question to the next.
+    pub fn bytes(&self) -> usize {
+        let set = |ids: usize| budget::boxed(ids * (size_of::<GameId>() + 1));
+        self.components.bytes()
+            + self.values.bytes(None)
+            + self.value_measure.bytes()
+            + self.genera.bytes(None)
+            + self.genus_measure.bytes()
+            + self.loopy_outcomes.bytes(None)
+            + set(self.looping.capacity())
+            + budget::table(&self.star_one, false)
+            + self.quotients.bytes()
+    }
+
     /// The misère Grundy value of a position: 0 and 1 from the quotient when it settles them
     /// (see [`Misere::quotient_value`]), else the whole-sum search. A sum that loops has none.
     pub fn value(

@@ -12,8 +12,9 @@
 //!
 //! Budgets: a game's state and memory limits count the states the engine held when the sweep
 //! began plus those published since, each once, exactly as one thread would count them, and a
-//! worker's search in progress (its stack) on top of them; each worker's private copy of its own
-//! values is charged to the session's ledger, so that all of them count.
+//! worker's search in progress (its stack) on top of them, with what the other workers' searches
+//! hold; each worker's private copy of its own values is charged to the session's ledger, so
+//! that all of them count.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock, PoisonError, RwLock};
@@ -36,6 +37,8 @@ pub struct Sweep {
     limits: Limits,
     /// The values the workers found, per game; made when a worker first publishes one.
     fresh: Vec<OnceLock<FreshValues>>,
+    /// The bytes the workers' searches hold (their stacks), as each last said.
+    searching: AtomicUsize,
 }
 
 /// The values of one game found during a sweep, in shards each behind its own lock.
@@ -101,6 +104,8 @@ pub(super) struct SweepLink {
     pub(super) sweep: Arc<Sweep>,
     pub(super) game: GameId,
     pub(super) own: Charge,
+    /// The bytes this solver's search holds, as last said to the sweep.
+    pub(super) searching: AtomicUsize,
 }
 
 impl SweepLink {
@@ -132,14 +137,34 @@ impl SweepLink {
                 .map_or(0, |f| f.stored.load(Ordering::Relaxed))
     }
 
-    /// Fails when `more` bytes would take the game's memos over the memory limit.
+    /// Says that this solver's search holds `bytes` now, and gives what the searches of every
+    /// other solver of the sweep hold.
+    pub(super) fn report(&self, bytes: usize) -> usize {
+        let old = self.searching.swap(bytes, Ordering::Relaxed);
+        let all = if bytes >= old {
+            self.sweep
+                .searching
+                .fetch_add(bytes - old, Ordering::Relaxed)
+                + (bytes - old)
+        } else {
+            self.sweep
+                .searching
+                .fetch_sub(old - bytes, Ordering::Relaxed)
+                - (old - bytes)
+        };
+        all.saturating_sub(bytes)
+    }
+
+    /// Fails when `more` bytes (this worker's search, and what it is about to add) would take
+    /// the game's memos, with the other workers' searches, over the memory limit.
     pub(super) fn check_bytes(&self, more: usize, limits: &Limits) -> Result<(), SolveError> {
+        let others = self.report(more);
         let bytes = self.base().bytes()
             + self
                 .fresh_values()
                 .map_or(0, |f| f.bytes.load(Ordering::Relaxed));
         // The engine's tables of this game are on the ledger already: counted here instead.
-        if bytes + more > limits.room() + self.base().charged() {
+        if bytes + more + others > limits.room() + self.base().charged() {
             return Err(SolveError::MemoryLimit(limits.max_memory));
         }
         Ok(())
@@ -161,6 +186,12 @@ impl SweepLink {
     }
 }
 
+impl Drop for SweepLink {
+    fn drop(&mut self) {
+        self.report(0);
+    }
+}
+
 impl Sweep {
     /// The shared memos of a sweep that begins with these solvers (taken from the engine, which
     /// answers nothing until [`Sweep::end`] gives them back).
@@ -171,6 +202,7 @@ impl Sweep {
             structures: structures.to_vec(),
             limits: limits.clone(),
             fresh,
+            searching: AtomicUsize::new(0),
         }
     }
 
@@ -188,7 +220,8 @@ impl Sweep {
             let stored = fresh.stored.into_inner();
             let shards = fresh.shards.into_vec().into_iter();
             let shards = shards.map(|s| s.into_inner().unwrap_or_else(PoisonError::into_inner));
-            solver.absorb(shards.map(|s| (s.packed, s.sparse)), stored, limits);
+            let shards = shards.map(|s| (s.packed, s.sparse)).collect();
+            solver.absorb(shards, stored, limits);
         }
         solvers
     }
@@ -201,6 +234,7 @@ impl Sweep {
                     sweep: sweep.clone(),
                     game,
                     own: sweep.limits.charge(),
+                    searching: AtomicUsize::new(0),
                 })
             })
             .collect()

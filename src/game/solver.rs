@@ -13,8 +13,6 @@
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
-
 use super::budget::Charge;
 use super::cells::CellSolver;
 use super::heap::HeapSequence;
@@ -178,12 +176,7 @@ impl Solver {
     /// they are given, as many as fit in the memory limit (see [`HashedTable::absorb`]), and
     /// charges what the tables hold then. Workers search, and publish, only games whose solver
     /// is hashed.
-    pub(super) fn absorb(
-        &mut self,
-        shards: impl Iterator<Item = (FxHashMap<u128, u32>, FxHashMap<Box<[i64]>, u32>)>,
-        stored: usize,
-        limits: &Limits,
-    ) {
+    pub(super) fn absorb(&mut self, shards: Vec<tables::Shard>, stored: usize, limits: &Limits) {
         // The tables' own charge is on the ledger: the room they may grow into includes it.
         let room =
             (limits.room() + self.charged()).saturating_sub(self.stack.bytes(Growth::default()));
@@ -728,6 +721,10 @@ impl Solver {
         }
         stack.begin(None);
         self.stack = stack;
+        if let Some(link) = self.link() {
+            // What the worker's stack keeps between its searches, seen by the other workers.
+            link.report(self.stack.bytes(Growth::default()));
+        }
         result
     }
 

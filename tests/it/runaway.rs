@@ -241,17 +241,33 @@ fn several_reads_count_together() {
     );
 }
 
-#[test]
-fn a_large_picture_stops_at_the_memory_limit() {
+/// Plots `plot` (`FILE` standing for a file of the name `name` in a folder of its own), which
+/// stops at the memory limit without writing the file.
+fn a_picture_stops_at_the_memory_limit(name: &str, plot: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("w.png").display().to_string();
+    let file = dir.path().join(name).display().to_string();
     let root = dir.path().display().to_string();
     stops_within_the_limit_with(
         &["--root", &root],
-        &format!("plot table wythoff 0..100, 0..100 to {file:?} size 8192 x 8192"),
+        &plot.replace("FILE", &format!("{file:?}")),
         "grundy::memory_limit",
     );
     assert!(!std::path::Path::new(&file).exists());
+}
+
+#[test]
+fn a_large_picture_stops_at_the_memory_limit() {
+    a_picture_stops_at_the_memory_limit(
+        "w.png",
+        "plot table wythoff 0..100, 0..100 to FILE size 8192 x 8192",
+    );
+}
+
+#[test]
+fn the_text_of_a_large_svg_picture_stops_at_the_memory_limit() {
+    // A million cells: 86 MB of text, built whole before it was written (111 MiB at a limit of
+    // 64).
+    a_picture_stops_at_the_memory_limit("w.svg", "plot table wythoff 0..1000, 0..1000 to FILE");
 }
 
 #[test]
@@ -356,6 +372,66 @@ fn a_check_of_a_growing_search_stops_within_the_limit() {
     let source = "game g on (a, b) {\n  if a > 0 { a -= 1 }\n  if b > 0 { b -= 1 }\n}\n\
                   check grundy(g[a, b]) >= 0 for a in 0..2, b in 0..600000";
     stops_within_the_limit_with(&["--threads", "1"], source, "grundy::memory_limit");
+}
+
+#[test]
+fn a_list_built_inside_a_rule_stops_at_the_memory_limit() {
+    // Rules ran on a host with no ledger: a list of 10^7 in a rule reached 234 MiB under 64.
+    stops_within_the_limit(
+        "game big on n { if n > 0 and len([k for k in 0..10^7]) > 0 { n -= 1 } }\ngrundy big[3]",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn without_a_limit_given_a_list_stops_within_the_address_space_allowed() {
+    // Under `ulimit -v` the default limit of 4 GiB was never reached: the allocator aborted
+    // the process (SIGABRT, "memory allocation failed") with no diagnostic.
+    let space: u64 = 512 << 20;
+    let ran = measured::run_measured_in_address_space(
+        space,
+        &[],
+        "let x = [[n for n in 0..10^6] for m in 0..1000]",
+    );
+    let stopped = ran.code == Some(1) && ran.stderr.contains("grundy::memory_limit");
+    assert!(stopped, "{:?}: {}", ran.code, ran.stderr);
+    assert!(
+        ran.peak_kib < (space >> 10) as usize,
+        "peak {} KiB",
+        ran.peak_kib
+    );
+}
+
+#[test]
+fn the_misere_memos_kept_count_against_a_list() {
+    // The misère search of 150,000 sums fits alone (49 MiB at its peak), and so does the list;
+    // the memos kept after it leave no room for the list.
+    stops_within_the_limit(
+        "game ch on (n, t) { if n > 0 { n -= 1 } }\nprint outcome(misere ch[150000, 0])\n\
+         let x = [n for n in 0..10^6]",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn the_loopy_values_kept_count_against_a_search() {
+    // A loopy game of 100,001 states, labelled, and then the sweep of Wythoff's game, which
+    // fits alone (48 MiB at its peak): the values kept leave it too little room.
+    stops_within_the_limit(
+        "game lp on (n, m) { if n > 0 { n -= 1 }\n if n < m { n += 1 } }\n\
+         print outcome(lp[0, 100000])\ngrundy wythoff[3000, 3000]",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn a_check_of_a_growing_search_on_two_threads_stops_within_the_limit() {
+    // The same on two workers: each one's stack was unseen by the other, the cases queued for
+    // them and the shards taken back into the tables were not counted, and glibc kept freed
+    // tables in its heaps: 112 MiB under a limit of 64.
+    let source = "game g on (a, b) {\n  if a > 0 { a -= 1 }\n  if b > 0 { b -= 1 }\n}\n\
+                  check grundy(g[a, b]) >= 0 for a in 0..2, b in 0..600000";
+    stops_within_the_limit_with(&["--threads", "2"], source, "grundy::memory_limit");
 }
 
 #[test]

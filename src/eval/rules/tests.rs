@@ -1,7 +1,6 @@
 //! The compiled rules against the AST walker: the same options, in the same order, and the
 //! same errors, for the prelude's games and for randomly generated rule games.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use proptest::prelude::*;
@@ -48,8 +47,10 @@ fn game_with_globals(
         }),
         params,
         Arc::new(globals),
-        Arc::new(AtomicBool::new(false)),
-        max_elements,
+        &crate::game::Limits {
+            max_states: max_elements,
+            ..crate::game::Limits::default()
+        },
     )
 }
 

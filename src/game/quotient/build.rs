@@ -69,6 +69,34 @@ const MOST_CANDIDATE: usize = 1 << 24;
 const MOST_WIDENINGS: usize = 8;
 
 impl Verified {
+    /// The bytes it holds.
+    pub(super) fn bytes(&self) -> usize {
+        let nested = |v: &Vec<Vec<usize>>| {
+            budget::vector(v, 0) + v.iter().map(|o| budget::vector(o, 0)).sum::<usize>()
+        };
+        let antichains: usize = (self.antichains.iter())
+            .map(|a| budget::vector(a, 0) + a.iter().map(|c| budget::boxed(c.len())).sum::<usize>())
+            .sum();
+        self.table.held()
+            + budget::vector(&self.p, 0)
+            + budget::vector(&self.heaps, 0)
+            + self
+                .heaps
+                .iter()
+                .map(|h| budget::vector(&h.moves, 0))
+                .sum::<usize>()
+            + budget::vector(&self.options, 0)
+            + self.options.iter().map(nested).sum::<usize>()
+            + budget::vector(&self.first, 0)
+            + self
+                .first
+                .iter()
+                .map(|w| budget::vector(w, 0))
+                .sum::<usize>()
+            + budget::vector(&self.antichains, 0)
+            + antichains
+    }
+
     /// The pretension of no heaps: the trivial monoid, nothing in P.
     pub(super) fn empty() -> Verified {
         Verified {

@@ -16,7 +16,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::sums::Solvers;
 use super::vocabulary::Outcome;
-use super::{GameId, Limits, Part, Position, SolveError};
+use super::{budget, GameId, Limits, Part, Position, SolveError};
 use build::{Effort, Verified};
 
 /// The quotient of the closure of some heaps of a game, as far as it was computed.
@@ -41,6 +41,15 @@ pub struct QuotientRun {
 }
 
 impl Quotient {
+    /// The bytes it holds.
+    fn bytes(&self) -> usize {
+        self.verified.bytes()
+            + budget::vector(&self.heaps, 0)
+            + budget::vector(&self.moving, 0)
+            + budget::table(&self.place, false)
+            + budget::vector(&self.grew_at, 0)
+    }
+
     fn new() -> Quotient {
         Quotient {
             verified: Verified::empty(),
@@ -172,6 +181,13 @@ pub struct QuotientCache {
 }
 
 impl QuotientCache {
+    /// The bytes the quotients kept hold.
+    pub(in crate::game) fn bytes(&self) -> usize {
+        budget::table(&self.quotients, false)
+            + self.quotients.values().map(Quotient::bytes).sum::<usize>()
+            + budget::boxed(self.given_up.capacity() * (size_of::<GameId>() + 1))
+    }
+
     /// The heaps reachable from `heaps` (with them), ordered so that every heap comes after the
     /// heaps of its options.
     fn closure(

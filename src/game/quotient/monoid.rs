@@ -54,6 +54,11 @@ impl Table {
         self.products[x as usize * self.size + y as usize]
     }
 
+    /// The bytes this table holds.
+    pub(super) fn held(&self) -> usize {
+        budget::vector(&self.products, 0)
+    }
+
     /// The bytes the table of a monoid of `size` elements takes.
     pub(super) fn bytes(size: usize) -> usize {
         budget::boxed(size * size * size_of::<Element>())

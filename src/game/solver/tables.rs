@@ -225,17 +225,17 @@ impl HashedTable {
     /// Takes in the values of a parallel sweep's shards, as many as fit: the table grows only
     /// while it stays within `room` bytes (the sweep counted its values by an estimate, and a
     /// table grows into one twice its size while it still holds the old). A value left out is
-    /// searched again when it is asked for. How many states it took.
-    pub fn absorb(
-        &mut self,
-        shards: impl Iterator<Item = (FxHashMap<u128, u32>, FxHashMap<Box<[i64]>, u32>)>,
-        room: usize,
-    ) -> usize {
+    /// searched again when it is asked for. The shards not taken in yet are held too, so they
+    /// count against `room` until each is dropped. How many states it took.
+    pub fn absorb(&mut self, shards: Vec<Shard>, room: usize) -> usize {
         let mut taken = 0;
-        for (packed, sparse) in shards {
+        let mut unread: usize = shards.iter().map(shard_bytes).sum();
+        for shard in shards {
+            let here = shard_bytes(&shard);
+            let (packed, sparse) = shard;
             for (key, value) in packed {
                 if !self.packed.contains_key(&key) {
-                    if self.bytes(Some(Table::Packed)) > room {
+                    if self.bytes(Some(Table::Packed)) + unread > room {
                         continue;
                     }
                     taken += 1;
@@ -248,14 +248,24 @@ impl HashedTable {
                     continue;
                 }
                 let more = budget::boxed(key.len() * 8);
-                if self.bytes(Some(Table::Sparse)) + more > room {
+                if self.bytes(Some(Table::Sparse)) + more + unread > room {
                     continue;
                 }
                 taken += 1;
                 self.key_bytes += more;
                 self.sparse.insert(key, value);
             }
+            unread -= here;
         }
         taken
     }
+}
+
+/// One shard of a parallel sweep's values: states that pack into an integer, and the others.
+pub(in crate::game) type Shard = (FxHashMap<u128, u32>, FxHashMap<Box<[i64]>, u32>);
+
+/// The bytes a shard holds: its tables and the boxed keys.
+fn shard_bytes((packed, sparse): &Shard) -> usize {
+    let keys: usize = sparse.keys().map(|k| budget::boxed(k.len() * 8)).sum();
+    budget::table(packed, false) + budget::table(sparse, false) + keys
 }

@@ -19,12 +19,35 @@ pub fn run_measured(args: &[&str], source: &str) -> Run {
 }
 
 /// Runs the interpreter with `args`, waiting for it with `wait4`.
-#[allow(clippy::zombie_processes)] // the child is reaped by `wait4`, which measures it
 pub fn run_measured_args(args: &[&str]) -> Run {
+    run_measured_command(Command::new(env!("CARGO_BIN_EXE_grundy")).args(args))
+}
+
+/// [`run_measured`] in a process that may map at most `bytes` of address space (`ulimit -v`).
+pub fn run_measured_in_address_space(bytes: u64, args: &[&str], source: &str) -> Run {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command.args(args).args(["-e", source]);
+    let limit = libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
+    };
+    // SAFETY: between fork and exec the child only calls `setrlimit`, which is
+    // async-signal-safe, on a value of its own.
+    unsafe {
+        command.pre_exec(move || match libc::setrlimit(libc::RLIMIT_AS, &limit) {
+            0 => Ok(()),
+            _ => Err(std::io::Error::last_os_error()),
+        });
+    }
+    run_measured_command(&mut command)
+}
+
+#[allow(clippy::zombie_processes)] // the child is reaped by `wait4`, which measures it
+fn run_measured_command(command: &mut Command) -> Run {
     let out = tempfile::NamedTempFile::new().unwrap();
     let err = tempfile::NamedTempFile::new().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
+    let child = command
         .stdout(Stdio::from(out.reopen().unwrap()))
         .stderr(Stdio::from(err.reopen().unwrap()))
         .spawn()
