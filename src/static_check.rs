@@ -833,6 +833,7 @@ impl Checker<'_> {
                     }
                     return match builtin.returns {
                         Returns::Int => Ty::Int,
+                        Returns::Bool => Ty::Bool,
                         Returns::Str => Ty::Str,
                         Returns::List => Ty::List,
                         Returns::Set => Ty::Set,

@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap;
 
 use super::loopy;
 use super::misere::{Genus, Misere};
-use super::period_pipeline::{Pattern, HUGE};
+use super::period_pipeline::{Analysis, Pattern, HUGE};
 use super::position::{GameId, Part, PlayedOptions, Position, MOST_OPTIONS_OF_A_HUGE_HEAP};
 use super::quotient::QuotientRun;
 use super::sums::Solvers;
@@ -19,6 +19,9 @@ pub struct Engine {
     pub(super) solvers: Vec<Solver>,
     pub(super) structures: Vec<Structure>,
     pub(super) patterns: FxHashMap<GameId, Pattern>,
+    /// What `period G` found of a game within a bound, under the state and memory limits of the
+    /// time (a few words each, kept for `period`, `solved` and the rest asked again).
+    pub(super) analyses: FxHashMap<(GameId, Option<usize>, usize, usize), Analysis>,
     /// Generalized values of the games found to be loopy.
     loopy: FxHashMap<GameId, FxHashMap<Box<[i64]>, GValue>>,
     /// The sums searched under misère play, their misère values, outcomes and genera, and the
@@ -35,6 +38,7 @@ impl Engine {
             solvers: Vec::new(),
             structures: Vec::new(),
             patterns: FxHashMap::default(),
+            analyses: FxHashMap::default(),
             loopy: FxHashMap::default(),
             misere: Misere::default(),
             limits,

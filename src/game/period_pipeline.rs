@@ -31,6 +31,9 @@ pub const SPLIT_SEARCH_HEAPS: usize = 1 << 14;
 /// grows as the cube of the heaps.
 pub const THREE_WAY_SEARCH_HEAPS: usize = 1 << 12;
 
+/// What [`Analysis::stopped`] says when the memory limit ended the search.
+pub(super) const MEMORY_STOP: &str = "stopped by the memory limit";
+
 /// The first window of heaps looked at; it doubles, or grows to what a proof needs.
 const FIRST_WINDOW: usize = 1024;
 
@@ -139,7 +142,7 @@ impl Engine {
             let mut stopped = match self.fill(game, &mut values, len) {
                 Ok(()) => None,
                 Err(SolveError::StateLimit(_)) => Some("stopped by the state limit"),
-                Err(SolveError::MemoryLimit(_)) => Some("stopped by the memory limit"),
+                Err(SolveError::MemoryLimit(_)) => Some(MEMORY_STOP),
                 Err(e) => return Err(e),
             };
             if let Some((proved, theorem)) = self.proved(game, &structure, &values) {
@@ -229,6 +232,23 @@ impl Engine {
         game: GameId,
         bound: Option<usize>,
     ) -> Result<Analysis, SolveError> {
+        let key = (game, bound, self.limits.max_states, self.limits.max_memory);
+        if let Some(analysis) = self.analyses.get(&key) {
+            return Ok(analysis.clone());
+        }
+        let analysis = self.analyse_afresh(game, bound)?;
+        // What the memory limit stopped depends on what else is held then.
+        if analysis.stopped != Some(MEMORY_STOP) {
+            self.analyses.insert(key, analysis.clone());
+        }
+        Ok(analysis)
+    }
+
+    fn analyse_afresh(
+        &mut self,
+        game: GameId,
+        bound: Option<usize>,
+    ) -> Result<Analysis, SolveError> {
         let sequence = self.solvers[game].has_heap_sequence()
             && match self.structure(game) {
                 // A set whose largest take is past the bound has no proof within it: the
@@ -268,7 +288,7 @@ impl Engine {
             match solver.extend_sequence(len as u64 - 1, &limits, reporter.as_ref()) {
                 Some(Ok(())) => {}
                 Some(Err(SolveError::HeapMemory { .. } | SolveError::MemoryLimit(_))) => {
-                    stopped = Some("stopped by the memory limit");
+                    stopped = Some(MEMORY_STOP);
                 }
                 Some(Err(e)) => return Err(e),
                 None => unreachable!("only heap sequences are grown"),
@@ -277,7 +297,7 @@ impl Engine {
             let certified = match heap.certify(&limits) {
                 Ok(certified) => certified,
                 Err(SolveError::MemoryLimit(_)) => {
-                    stopped = Some("stopped by the memory limit");
+                    stopped = Some(MEMORY_STOP);
                     None
                 }
                 Err(e) => return Err(e),
