@@ -57,7 +57,7 @@ fn octal(digits: &[u8], len: usize) -> Vec<u64> {
 
 /// The least period of `g` that holds over the whole second half of the prefix, with the least
 /// preperiod from which it holds to the end of the prefix.
-fn least_period(g: &[u64]) -> Option<(usize, usize)> {
+pub(crate) fn least_period(g: &[u64]) -> Option<(usize, usize)> {
     let len = g.len();
     let p = (1..=len / 4).find(|&p| (len / 2..len - p).all(|n| g[n + p] == g[n]))?;
     let mut n0 = len / 2;
@@ -287,7 +287,7 @@ fn periods_of_expressions_are_apparent_and_least() {
 /// The least preperiod and period `(n0, p)` that `g` shows from its second half on, when the
 /// theorem for octal games (Guy and Smith) proves it from these values: `G(n + p) = G(n)` for
 /// `n0 <= n < 2 n0 + p + t`, with `t` the largest take.
-fn proved_octal_period(g: &[u64], largest_take: usize) -> Option<(usize, usize)> {
+pub(crate) fn proved_octal_period(g: &[u64], largest_take: usize) -> Option<(usize, usize)> {
     let (n0, p) = least_period(g)?;
     (2 * (n0 + p) + largest_take <= g.len()).then_some((n0, p))
 }
