@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::Arc;
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::answer_files;
@@ -20,13 +21,17 @@ use crate::game::octal::{Base, Octal};
 use crate::game::progress::grouped;
 use crate::game::subtraction::Subtraction;
 use crate::game::survey::Surveyed;
-use crate::game::{Engine, Game, GameId, SolveError};
+use crate::game::{Engine, Game, GameId, Limits, SolveError};
 use crate::span::Span;
 use crate::syntax::ast::{Expr, Output, SurveyFamily};
 
 /// How many heaps each game of a survey is computed to, when no `up to N` is given: enough for
 /// most periods of the codes of three digits, and a survey of them in minutes.
 pub const SURVEY_HEAPS: usize = 1 << 16;
+
+/// How many games a batch of a survey on several threads has for each thread: a few, so that
+/// the workers share games of unequal cost and a stop comes soon.
+const BATCH_A_THREAD: usize = 4;
 
 /// The most games a survey takes (octal codes of 5 digits, hexadecimal codes of 3, subtraction
 /// sets within `1..=16`).
@@ -95,9 +100,26 @@ impl Interpreter {
         // The earlier rows by the fingerprints of their windows, and those with none.
         let mut index: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
         let mut unkeyed: Vec<usize> = Vec::new();
-        for member in &members {
+        let threads = self.sweep_threads();
+        let limits = self.engine.limits.clone();
+        let mut found = Vec::new().into_iter();
+        for (m, member) in members.iter().enumerate() {
             reporter.iter().for_each(|r| r.set_done(rows.len() as u64));
-            let surveyed = match self.survey_one(member, bound) {
+            if found.as_slice().is_empty() {
+                // The next batch: a few games a thread, computed at once, taken in order.
+                let batch = &members[m..(m + BATCH_A_THREAD * threads).min(total)];
+                found = match threads > 1 && !matches!(member, Member::Declared(..)) {
+                    true => self.on_pool(|| {
+                        batch
+                            .par_iter()
+                            .map(|member| survey_apart(member, bound, &limits))
+                            .collect::<Vec<_>>()
+                    }),
+                    false => vec![self.survey_one(member, bound)],
+                }
+                .into_iter();
+            }
+            let surveyed = match found.next().expect("a game of the batch") {
                 Ok(surveyed) => surveyed,
                 Err(SolveError::Interrupted) => return Err(Error::Interrupted),
                 Err(e) => {
@@ -257,27 +279,38 @@ impl Interpreter {
         member: &Member,
         bound: usize,
     ) -> Result<Option<Surveyed>, SolveError> {
-        let game: Arc<dyn Game> = match member {
-            Member::Declared(id, _) => {
-                if self.engine.is_loopy(*id) {
-                    return Ok(None);
-                }
-                return match self.engine.survey_game(*id, bound) {
-                    Err(SolveError::Loop(_)) => Ok(None),
-                    surveyed => surveyed.map(Some),
-                };
-            }
-            Member::Code(code, base) => {
-                Arc::new(Octal::parse(code, code, *base).expect("a code the survey made"))
-            }
-            Member::Set(set) => Arc::new(
-                Subtraction::of_set(&member.name(), set.clone(), None).expect("positive takes"),
-            ),
+        let Member::Declared(id, _) = member else {
+            return survey_apart(member, bound, &self.engine.limits);
         };
-        let mut engine = Engine::new(self.engine.limits.clone());
-        let id = engine.add_game(game);
-        engine.survey_game(id, bound).map(Some)
+        if self.engine.is_loopy(*id) {
+            return Ok(None);
+        }
+        match self.engine.survey_game(*id, bound) {
+            Err(SolveError::Loop(_)) => Ok(None),
+            surveyed => surveyed.map(Some),
+        }
     }
+}
+
+/// What the survey finds of a code or a set, in an engine of its own (dropped with its tables
+/// once its row is made): on any thread, the same.
+fn survey_apart(
+    member: &Member,
+    bound: usize,
+    limits: &Limits,
+) -> Result<Option<Surveyed>, SolveError> {
+    let game: Arc<dyn Game> = match member {
+        Member::Declared(..) => unreachable!("a declared game is surveyed in the session's engine"),
+        Member::Code(code, base) => {
+            Arc::new(Octal::parse(code, code, *base).expect("a code the survey made"))
+        }
+        Member::Set(set) => Arc::new(
+            Subtraction::of_set(&member.name(), set.clone(), None).expect("positive takes"),
+        ),
+    };
+    let mut engine = Engine::new(limits.clone());
+    let id = engine.add_game(game);
+    engine.survey_game(id, bound).map(Some)
 }
 
 fn digits(k: u32) -> String {

@@ -3,7 +3,7 @@
 //! (`support/octal_values.rs`); periods, figures and equal games against the published tables of
 //! Tomek Czajka's octal-games (github.com/tczajka/octal-games at 57e893a: `SolvedGames.md`,
 //! `UnsolvedGames.md`, `GameLookup.md`); 0.161 and 0.36, once listed as equal; the files read
-//! back; the memory limit.
+//! back; the memory limit; the rows on several threads.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -323,4 +323,21 @@ fn the_memory_limit_ends_a_survey_with_its_diagnostic() {
     let err = run_in(folder.path(), "survey octal 2 up to 1000000", limits).unwrap_err();
     assert!(err.contains("grundy::memory_limit"), "{err}");
     assert!(err.contains("are not the whole survey"), "{err}");
+}
+
+/// The rows of a survey on several threads are those of one thread, table and summary alike.
+#[test]
+fn threads_do_not_change_the_rows() {
+    let folder = tempfile::tempdir().unwrap();
+    let run = |threads| {
+        let limits = Limits {
+            threads,
+            ..Limits::default()
+        };
+        run_in(folder.path(), "survey octal 2 up to 3000", limits).unwrap()
+    };
+    let one = run(1);
+    assert_eq!(one.lines().count(), 1 + 127 + 1, "{one}");
+    assert_eq!(run(4), one);
+    assert_eq!(run(0), one);
 }
