@@ -27,6 +27,10 @@ pub enum Function {
     Degree,
     Row,
     Column,
+    Preperiod,
+    Period,
+    Saltus,
+    Solved,
 }
 
 /// What an argument of a built-in must be.
@@ -44,6 +48,8 @@ pub enum Kind {
     Str,
     /// A board: some cells of a grid or of a graph.
     Board,
+    /// A game played on one heap.
+    HeapGame,
     /// Any value.
     Any,
 }
@@ -58,6 +64,7 @@ impl Kind {
             Kind::Position => "a position",
             Kind::Str => "a string",
             Kind::Board => "a board",
+            Kind::HeapGame => "a heap game",
             Kind::Any => "a value",
         }
     }
@@ -67,6 +74,7 @@ impl Kind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Returns {
     Int,
+    Bool,
     Str,
     List,
     Set,
@@ -91,6 +99,10 @@ pub struct Builtin {
 const INTS_USAGE: &str = "of a list, set or finite range of integers: `xor([3, 4, 5])`";
 const POSITION_USAGE: &str = "of a position: `grundy(nim[3, 4])`";
 const CELL_USAGE: &str = "of a board and one of its cells: `neighbours(grid(3, 3), 4)`";
+const PERIOD_FORMS: &[&[Kind]] = &[&[Kind::HeapGame], &[Kind::HeapGame, Kind::Int]];
+const PERIOD_USAGE: &str =
+    "of a heap game, as `period G` proves it (`period G up to N`: `preperiod(G, N)`); an error \
+     when no period is proved, which `solved(G)` tells: `period(kayles)`";
 const MIN_MAX_USAGE: &str = "of two integers or of a list: `min(a, b)`, `max([3, 1, 2])`";
 
 /// Every built-in function.
@@ -263,6 +275,39 @@ pub const BUILTINS: &[Builtin] = &[
         returns: Returns::Int,
         compiles: false,
         usage: CELL_USAGE,
+    },
+    Builtin {
+        name: "preperiod",
+        function: Function::Preperiod,
+        forms: PERIOD_FORMS,
+        returns: Returns::Int,
+        compiles: false,
+        usage: PERIOD_USAGE,
+    },
+    Builtin {
+        name: "period",
+        function: Function::Period,
+        forms: PERIOD_FORMS,
+        returns: Returns::Int,
+        compiles: false,
+        usage: PERIOD_USAGE,
+    },
+    Builtin {
+        name: "saltus",
+        function: Function::Saltus,
+        forms: PERIOD_FORMS,
+        returns: Returns::Int,
+        compiles: false,
+        usage: PERIOD_USAGE,
+    },
+    Builtin {
+        name: "solved",
+        function: Function::Solved,
+        forms: PERIOD_FORMS,
+        returns: Returns::Bool,
+        compiles: false,
+        usage: "`solved(G)`, `solved(G, N)`: whether `period G` (`up to N`) proves a period of \
+                the heap game `G`",
     },
 ];
 

@@ -542,6 +542,23 @@ pub enum Error {
         span: Span,
     },
 
+    /// `preperiod(G)`, `period(G)` or `saltus(G)` of a heap game whose period `period G` does
+    /// not prove: an apparent period never passes for a proved one.
+    #[error("no period of `{game}` is proved: {why}")]
+    #[diagnostic(
+        code(grundy::no_proved_period),
+        help(
+            "`solved(G)` says whether a period is proved; give the search more room with \
+             `up to N` as a second argument, or a larger `--max-memory`"
+        )
+    )]
+    NotProved {
+        game: String,
+        why: String,
+        #[label("not proved")]
+        span: Span,
+    },
+
     /// Ctrl-C during a computation.
     #[error("interrupted")]
     #[diagnostic(code(grundy::interrupted))]

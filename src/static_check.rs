@@ -11,7 +11,7 @@ use crate::game::octal::{Base, Octal};
 use crate::span::Span;
 use crate::syntax::ast::{
     Axis, BinaryOp, Binder, BinderKind, Expr, ExprKind, FunctionDecl, GameDecl, GameDef, Ident,
-    Plot, Rule, StateShape, Step, Stmt, StmtKind, UnaryOp, Update, UpdateOp,
+    Plot, Rule, StateShape, Step, Stmt, StmtKind, SurveyFamily, UnaryOp, Update, UpdateOp,
 };
 
 /// A state variable of the game being checked: its name and whether it is a list.
@@ -127,6 +127,14 @@ impl Checker<'_> {
         });
     }
 
+    /// The `N` of `up to N` (`period`, `survey`): a number of heaps.
+    fn heaps_bound(&mut self, bound: Option<&Expr>) {
+        if let Some(bound) = bound {
+            let help = "write e.g. `up to 100000`";
+            self.expect(bound, &[Ty::Int], "a number of heaps", help);
+        }
+    }
+
     fn expect(&mut self, expr: &Expr, wanted: &[Ty], what: &'static str, help: &str) -> Ty {
         let ty = self.expr(expr);
         if ty != Ty::Unknown
@@ -205,14 +213,7 @@ impl Checker<'_> {
             } => self.swept(value, &[rows, cols]),
             StmtKind::Period { game, bound } => {
                 self.game_arg(game, Shape::Heaps, "period");
-                if let Some(bound) = bound {
-                    self.expect(
-                        bound,
-                        &[Ty::Int],
-                        "a number of heaps",
-                        "write e.g. `up to 100000`",
-                    );
-                }
+                self.heaps_bound(bound.as_ref());
             }
             StmtKind::PeriodOf { value, axis } => self.swept(value, &[axis]),
             StmtKind::Compare { left, right, range } => {
@@ -222,6 +223,23 @@ impl Checker<'_> {
                 if let Some(range) = range {
                     self.expect(range, &[Ty::Range], "a range", "write e.g. `0..=1000`");
                 }
+            }
+            StmtKind::Survey { family, bound, .. } => {
+                match family {
+                    SurveyFamily::Octal(k) | SurveyFamily::Hex(k) => {
+                        let help = "write e.g. `survey octal 3`";
+                        self.expect(k, &[Ty::Int], "a number of digits", help);
+                    }
+                    SurveyFamily::Subtraction(k) => {
+                        let help = "write e.g. `survey subtraction 6`";
+                        self.expect(k, &[Ty::Int], "the largest take", help);
+                    }
+                    SurveyFamily::Games(games) => {
+                        let help = "write e.g. `survey [kayles, dawson]`";
+                        self.expect(games, &[Ty::List], "a list of heap games", help);
+                    }
+                }
+                self.heaps_bound(bound.as_ref());
             }
             StmtKind::Dot { target, .. } => {
                 self.expect(
@@ -833,6 +851,7 @@ impl Checker<'_> {
                     }
                     return match builtin.returns {
                         Returns::Int => Ty::Int,
+                        Returns::Bool => Ty::Bool,
                         Returns::Str => Ty::Str,
                         Returns::List => Ty::List,
                         Returns::Set => Ty::Set,

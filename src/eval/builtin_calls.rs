@@ -139,6 +139,9 @@ pub fn call<'a>(
                     .map(Value::Int)
             }
         }
+        Function::Preperiod | Function::Period | Function::Saltus | Function::Solved => {
+            periodic(eval, function, args, span)
+        }
         Function::Mex => {
             let mut values: Vec<u64> = ints(eval, arg)?
                 .iter()
@@ -148,6 +151,56 @@ pub fn call<'a>(
             Ok(Value::Int(mex(&mut values) as i64))
         }
     }
+}
+
+/// `preperiod(G)`, `period(G)`, `saltus(G)` of the period `period G` proves (`up to N` as a
+/// second argument), an error when none is proved; `solved(G)`, whether one is. On a worker of a
+/// parallel sweep the case is left to the main thread, whose engine grows the game's values.
+fn periodic<'a>(
+    eval: &mut Eval<'_, 'a>,
+    function: Function,
+    args: &'a [Expr],
+    span: Span,
+) -> Result<Value, Error> {
+    let game = match eval.eval(&args[0])? {
+        Value::Game(game) if game.shape == Shape::Heaps => game,
+        other => {
+            return Err(Error::type_mismatch(
+                "a heap game",
+                other.type_name(),
+                args[0].span,
+                "the period is of a game played on one heap, e.g. `period(kayles)`",
+            ))
+        }
+    };
+    let bound = match args.get(1) {
+        Some(bound) => Some(super::explore::heaps_bound(eval.int(bound)?, bound.span)?),
+        None => None,
+    };
+    eval.engine(span)?;
+    let Some(interpreter) = eval.host.interpreter() else {
+        return Err(Error::Deferred);
+    };
+    let proved = interpreter.proved_period(&game, bound, span)?;
+    let period = match (function, proved) {
+        (Function::Solved, proved) => return Ok(Value::Bool(proved.is_ok())),
+        (_, Ok(period)) => period,
+        (_, Err(why)) => {
+            return Err(Error::NotProved {
+                game: game.display.clone(),
+                why,
+                span,
+            })
+        }
+    };
+    let figure = match function {
+        Function::Preperiod => period.preperiod as u64,
+        Function::Period => period.period as u64,
+        _ => period.saltus,
+    };
+    i64::try_from(figure)
+        .map(Value::Int)
+        .map_err(|_| Error::overflow(format!("the period's figure {figure}"), span))
 }
 
 /// A function of a position, asked of the engine; a solver's error is shown at `span`.

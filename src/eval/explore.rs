@@ -12,8 +12,9 @@ use super::value::{GameValue, PositionValue};
 use super::Interpreter;
 use crate::error::Error;
 use crate::game::heap::Figures;
+use crate::game::period_pipeline::Analysis;
 use crate::game::progress::grouped;
-use crate::game::vocabulary::GValue;
+use crate::game::vocabulary::{GValue, Period};
 use crate::game::{period, Position, SolveError};
 use crate::span::Span;
 use crate::syntax::ast::{Expr, Output, Plot, PlotOptions};
@@ -50,6 +51,55 @@ fn figures_text(figures: &Figures) -> String {
     text
 }
 
+/// What `period G` says of a heap game's analysis, after the game's name.
+fn described(analysis: &Analysis) -> String {
+    let looked = analysis.looked;
+    let figures = match (&analysis.figures, analysis.proof) {
+        (Some(figures), None) => format!("; {}", figures_text(figures)),
+        _ => String::new(),
+    };
+    let Some(period) = analysis.period else {
+        let why = analysis
+            .stopped
+            .map_or(String::new(), |why| format!(" ({why})"));
+        return format!("no period found in heaps 0..{looked}{why}{figures}");
+    };
+    let mut text = format!("preperiod {}, period {}", period.preperiod, period.period);
+    if period.saltus != 0 {
+        let _ = write!(text, ", saltus {}", period.saltus);
+    }
+    let unproved = match (analysis.proof, analysis.needs, analysis.failed) {
+        (Some(theorem), _, _) => {
+            let _ = write!(text, ", proved: {theorem}");
+            return text;
+        }
+        (None, Some(needs), _) => format!("the theorem needs heaps 0..{needs}"),
+        (None, None, Some(theorem)) => {
+            format!("the values do not meet the hypotheses of {theorem}")
+        }
+        (None, None, None) => "no theorem applies".to_string(),
+    };
+    let why = analysis
+        .stopped
+        .map_or(String::new(), |why| format!("; {why}"));
+    let _ = write!(
+        text,
+        " (apparent, not proved: {unproved}; seen on heaps 0..{looked}{why}){figures}"
+    );
+    text
+}
+
+/// `N` heaps as the bound of `period G up to N` (or `solved(G, N)`), at least 1.
+pub(super) fn heaps_bound(n: i64, span: Span) -> Result<usize, Error> {
+    usize::try_from(n).ok().filter(|&n| n >= 1).ok_or_else(|| {
+        Error::invalid(
+            format!("`up to {n}` heaps: there is nothing to look at"),
+            span,
+            "give at least 1 heap, e.g. `up to 100000`",
+        )
+    })
+}
+
 /// The most positions `dot` draws.
 const DOT_LIMIT: usize = 500;
 
@@ -69,66 +119,53 @@ impl Interpreter {
             Some(bound) => Some(self.period_bound(bound)?),
             None => None,
         };
-        let span = game_expr.span;
-        if self.engine.is_loopy(game.id) {
-            return self.loopy_period(&game, span, bound);
+        match self.analysis(&game, bound, game_expr.span)? {
+            Some(analysis) => Ok(format!("{}: {}", game.display, described(&analysis))),
+            None => self.loopy_period(&game, game_expr.span, bound),
         }
-        let analysis = match self.engine.analyse_within(game.id, bound) {
-            Err(SolveError::Loop(_)) => return self.loopy_period(&game, span, bound),
-            analysis => analysis.map_err(|e| solve_error(e, span))?,
-        };
-        let looked = analysis.looked;
-        let figures = match (&analysis.figures, analysis.proof) {
-            (Some(figures), None) => format!("; {}", figures_text(figures)),
-            _ => String::new(),
-        };
-        let Some(period) = analysis.period else {
-            let why = analysis
-                .stopped
-                .map_or(String::new(), |why| format!(" ({why})"));
-            return Ok(format!(
-                "{}: no period found in heaps 0..{looked}{why}{figures}",
-                game.display
+    }
+
+    /// What `period G` (`up to bound`) finds of a heap game; `None` for a loopy game, whose
+    /// generalized values no theorem covers.
+    fn analysis(
+        &mut self,
+        game: &GameValue,
+        bound: Option<usize>,
+        span: Span,
+    ) -> Result<Option<Analysis>, Error> {
+        if self.engine.is_loopy(game.id) {
+            return Ok(None);
+        }
+        match self.engine.analyse_within(game.id, bound) {
+            Err(SolveError::Loop(_)) => Ok(None),
+            analysis => analysis.map(Some).map_err(|e| solve_error(e, span)),
+        }
+    }
+
+    /// The period of a heap game that `period G` (`up to bound`) proves, the least preperiod and
+    /// period with the saltus; else what `period` says of it instead (an apparent period never
+    /// passes for one). For `preperiod(G)`, `period(G)`, `saltus(G)` and `solved(G)`.
+    pub(super) fn proved_period(
+        &mut self,
+        game: &GameValue,
+        bound: Option<usize>,
+        span: Span,
+    ) -> Result<Result<Period, String>, Error> {
+        let Some(analysis) = self.analysis(game, bound, span)? else {
+            return Ok(Err(
+                "the generalized values of a loopy game, which no theorem covers".into(),
             ));
         };
-        let mut text = format!(
-            "{}: preperiod {}, period {}",
-            game.display, period.preperiod, period.period
-        );
-        if period.saltus != 0 {
-            let _ = write!(text, ", saltus {}", period.saltus);
+        match (analysis.period, analysis.proof) {
+            (Some(period), Some(_)) => Ok(Ok(period)),
+            _ => Ok(Err(described(&analysis))),
         }
-        let unproved = match (analysis.proof, analysis.needs, analysis.failed) {
-            (Some(theorem), _, _) => {
-                let _ = write!(text, ", proved: {theorem}");
-                return Ok(text);
-            }
-            (None, Some(needs), _) => format!("the theorem needs heaps 0..{needs}"),
-            (None, None, Some(theorem)) => {
-                format!("the values do not meet the hypotheses of {theorem}")
-            }
-            (None, None, None) => "no theorem applies".to_string(),
-        };
-        let why = analysis
-            .stopped
-            .map_or(String::new(), |why| format!("; {why}"));
-        let _ = write!(
-            text,
-            " (apparent, not proved: {unproved}; seen on heaps 0..{looked}{why}){figures}"
-        );
-        Ok(text)
     }
 
     /// The `N` of `period G up to N`: how many heaps, at least 1.
     fn period_bound(&mut self, bound: &Expr) -> Result<usize, Error> {
         let n = Eval::new(self).int(bound)?;
-        usize::try_from(n).ok().filter(|&n| n >= 1).ok_or_else(|| {
-            Error::invalid(
-                format!("`up to {n}` heaps: there is nothing to look at"),
-                bound.span,
-                "give at least 1 heap, e.g. `up to 100000`",
-            )
-        })
+        heaps_bound(n, bound.span)
     }
 
     /// `period` of a loopy game: the shortest exact repetition of its generalized values (an

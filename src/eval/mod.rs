@@ -17,6 +17,7 @@ mod quotient_statement;
 mod read;
 mod results;
 mod rules;
+mod survey_statement;
 mod sweep;
 pub mod types;
 pub use rules::interpret_only;
@@ -341,6 +342,11 @@ impl Interpreter {
                 Some(range) => self.compare_on(left, right, range)?,
                 None => self.compare(left, right)?,
             },
+            StmtKind::Survey {
+                family,
+                bound,
+                output,
+            } => return self.survey(family, bound.as_ref(), output.as_ref(), stmt.span, out),
             StmtKind::Dot { target, output } => self.dot(target, output.as_ref())?,
             StmtKind::Plot {
                 plot,

@@ -59,6 +59,7 @@ impl Ty {
                 Ty::List | Ty::Set | Ty::Str | Ty::Range | Ty::Board | Ty::Unknown
             ),
             Kind::Board => matches!(self, Ty::Board | Ty::Unknown),
+            Kind::HeapGame => matches!(self, Ty::Game(Shape::Heaps) | Ty::Unknown),
             Kind::Position => matches!(self, Ty::Position | Ty::Unknown),
             Kind::Str => matches!(self, Ty::Str | Ty::Unknown),
             Kind::Any => true,

@@ -226,7 +226,7 @@ impl Engine {
 
     /// The value of heap `n` of a heap game: from its table below [`HUGE`], else from its
     /// proved period.
-    fn heap_value(&mut self, game: GameId, n: u64) -> Result<u64, SolveError> {
+    pub(super) fn heap_value(&mut self, game: GameId, n: u64) -> Result<u64, SolveError> {
         match i64::try_from(n) {
             Ok(n) if n < HUGE => self.solver_value(game, &[n]),
             _ => self.huge_value(game, i64::try_from(n).unwrap_or(i64::MAX)),

@@ -25,6 +25,7 @@ pub(crate) mod solver;
 pub mod splits;
 pub(crate) mod subtraction;
 pub(crate) mod sums;
+pub(crate) mod survey;
 pub mod vocabulary;
 
 pub use engine::Engine;

@@ -34,6 +34,9 @@ pub const SPLIT_SEARCH_HEAPS: usize = 1 << 14;
 /// grows as the cube of the heaps.
 pub const THREE_WAY_SEARCH_HEAPS: usize = 1 << 12;
 
+/// What [`Analysis::stopped`] says when the memory limit ended the search.
+pub(super) const MEMORY_STOP: &str = "stopped by the memory limit";
+
 /// The first window of heaps looked at; it doubles, or grows to what a proof needs.
 const FIRST_WINDOW: usize = 1024;
 
@@ -103,6 +106,9 @@ impl HeapGame<'_> {
 #[derive(Debug, Default)]
 pub struct Periods {
     patterns: FxHashMap<GameId, Pattern>,
+    /// What `period G` found of a game within a bound, under the state and memory limits of the
+    /// time (a few words each, kept for `period`, `solved` and the rest asked again).
+    analyses: FxHashMap<(GameId, Option<usize>, usize, usize), Analysis>,
 }
 
 impl Periods {
@@ -124,6 +130,24 @@ impl Periods {
     /// period, up to `bound` heaps ([`SEQUENCE_SEARCH_HEAPS`] when not given) and the memory
     /// limit; any other game goes through the pipeline of [`Periods::analyse`], within `bound`.
     pub fn analyse_within(
+        &mut self,
+        game: GameId,
+        heap: HeapGame,
+        bound: Option<usize>,
+    ) -> Result<Analysis, SolveError> {
+        let key = (game, bound, heap.limits.max_states, heap.limits.max_memory);
+        if let Some(analysis) = self.analyses.get(&key) {
+            return Ok(analysis.clone());
+        }
+        let analysis = self.analyse_afresh(game, heap, bound)?;
+        // What the memory limit stopped depends on what else is held then.
+        if analysis.stopped != Some(MEMORY_STOP) {
+            self.analyses.insert(key, analysis.clone());
+        }
+        Ok(analysis)
+    }
+
+    fn analyse_afresh(
         &mut self,
         game: GameId,
         mut heap: HeapGame,
@@ -262,7 +286,7 @@ fn find_pattern(heap: &mut HeapGame, bound: Option<usize>) -> Result<Pattern, So
         let mut stopped = match fill(heap, &mut values, len) {
             Ok(()) => None,
             Err(SolveError::StateLimit(_)) => Some("stopped by the state limit"),
-            Err(SolveError::MemoryLimit(_)) => Some("stopped by the memory limit"),
+            Err(SolveError::MemoryLimit(_)) => Some(MEMORY_STOP),
             Err(e) => return Err(e),
         };
         if let Some((proved, theorem)) = proved(heap, &values) {
@@ -360,7 +384,7 @@ fn sequence_period(heap: &mut HeapGame, bound: Option<usize>) -> Result<Analysis
         match solver.extend_sequence(len as u64 - 1, limits, reporter.as_ref()) {
             Some(Ok(())) => {}
             Some(Err(SolveError::HeapMemory { .. } | SolveError::MemoryLimit(_))) => {
-                stopped = Some("stopped by the memory limit");
+                stopped = Some(MEMORY_STOP);
             }
             Some(Err(e)) => return Err(e),
             None => unreachable!("only heap sequences are grown"),
@@ -369,7 +393,7 @@ fn sequence_period(heap: &mut HeapGame, bound: Option<usize>) -> Result<Analysis
         let certified = match heap.certify(limits) {
             Ok(certified) => certified,
             Err(SolveError::MemoryLimit(_)) => {
-                stopped = Some("stopped by the memory limit");
+                stopped = Some(MEMORY_STOP);
                 None
             }
             Err(e) => return Err(e),

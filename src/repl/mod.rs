@@ -59,6 +59,7 @@ pub const KEYWORDS: &[&str] = &[
     "genus",
     "quotient",
     "compare",
+    "survey",
     "dot",
     "plot",
     "to",

@@ -86,6 +86,13 @@ pub enum StmtKind {
         right: Expr,
         range: Option<Expr>,
     },
+    /// `survey octal 3 [up to N] [to "FILE"]`: a row per game of a family (its period, the
+    /// earlier game it equals, its figures), each game computed up to `N` heaps.
+    Survey {
+        family: SurveyFamily,
+        bound: Option<Expr>,
+        output: Option<Output>,
+    },
     /// `dot g[a] [to "FILE"]`: the game graph of a position in Graphviz form.
     Dot {
         target: Expr,
@@ -123,6 +130,19 @@ pub struct Axis {
 pub struct Output {
     pub path: String,
     pub span: Span,
+}
+
+/// The games a `survey` covers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SurveyFamily {
+    /// `survey octal K`: every octal code of up to `K` digits after the point, 0.x and 4.x.
+    Octal(Expr),
+    /// `survey hex K`: every hexadecimal code of up to `K` digits after the point.
+    Hex(Expr),
+    /// `survey subtraction K`: every subtraction set within `1..=K`.
+    Subtraction(Expr),
+    /// `survey LIST`: the heap games of a list.
+    Games(Expr),
 }
 
 /// What a `plot` statement draws.

@@ -13,8 +13,8 @@ use pest_derive::Parser;
 use super::ast::Rule as GameRule;
 use super::ast::{
     Axis, BinaryOp, Binder, BinderKind, Expr, ExprKind, FunctionDecl, GameDecl, GameDef, GraphLine,
-    Ident, Output, Plot, PlotOptions, Program, Query, StateShape, Step, Stmt, StmtKind, UnaryOp,
-    Update, UpdateOp,
+    Ident, Output, Plot, PlotOptions, Program, Query, StateShape, Step, Stmt, StmtKind,
+    SurveyFamily, UnaryOp, Update, UpdateOp,
 };
 use super::pest_error;
 use crate::error::Error;
@@ -144,6 +144,7 @@ fn parts<'i>(pair: Pair<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule>> {
                 | Rule::kw_genus
                 | Rule::kw_quotient
                 | Rule::kw_compare
+                | Rule::kw_survey
                 | Rule::kw_dot
                 | Rule::kw_plot
                 | Rule::kw_to
@@ -198,6 +199,7 @@ fn statement(pair: Pair<Rule>) -> Result<Stmt> {
             }
         }
         Rule::compare_stmt => compare_stmt(inner)?,
+        Rule::survey_stmt => survey_stmt(inner)?,
         Rule::dot_stmt => {
             let mut parts = parts(inner);
             StmtKind::Dot {
@@ -368,6 +370,35 @@ fn compare_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
     let right = game_expr(next(&mut parts))?;
     let range = parts.next().map(expr).transpose()?;
     Ok(StmtKind::Compare { left, right, range })
+}
+
+fn survey_stmt(pair: Pair<Rule>) -> Result<StmtKind> {
+    let mut parts = parts(pair);
+    let family = survey_family(next(&mut parts))?;
+    let (mut bound, mut output) = (None, None);
+    for part in parts {
+        match part.as_rule() {
+            Rule::period_bound => bound = Some(expr(next(&mut self::parts(part)))?),
+            Rule::output => output = self::output(Some(part))?,
+            _ => unexpected(&part),
+        }
+    }
+    Ok(StmtKind::Survey {
+        family,
+        bound,
+        output,
+    })
+}
+
+/// The family of a `survey`: one of the `survey_*` rules, or the expression of a list of games.
+fn survey_family(pair: Pair<Rule>) -> Result<SurveyFamily> {
+    Ok(match pair.as_rule() {
+        Rule::survey_octal => SurveyFamily::Octal(expr(next(&mut parts(pair)))?),
+        Rule::survey_hex => SurveyFamily::Hex(expr(next(&mut parts(pair)))?),
+        Rule::survey_subtraction => SurveyFamily::Subtraction(expr(next(&mut parts(pair)))?),
+        Rule::expr => SurveyFamily::Games(expr(pair)?),
+        _ => unexpected(&pair),
+    })
 }
 
 fn plot_stmt(pair: Pair<Rule>) -> Result<StmtKind> {

@@ -14,7 +14,7 @@ use crate::span::Span;
 /// The words a statement starts with: the first `kw_` rule of each statement of the grammar.
 pub(crate) const STATEMENT_WORDS: &[&str] = &[
     "let", "game", "grundy", "outcome", "moves", "win", "sequence", "table", "ppos", "genus",
-    "quotient", "check", "period", "compare", "dot", "plot", "assert", "print",
+    "quotient", "check", "period", "compare", "survey", "dot", "plot", "assert", "print",
 ];
 
 /// The words of the game forms that follow `game NAME =`.

@@ -65,5 +65,7 @@ mod repl_terminal;
 mod runaway;
 // heap games of sparse reach, searched from the target
 mod sparse_reach;
+// survey: rows against the plain mex and published tables, files, the memory limit
+mod survey;
 // winning moves counted and listed against brute force
 mod wins;

@@ -57,7 +57,7 @@ fn octal(digits: &[u8], len: usize) -> Vec<u64> {
 
 /// The least period of `g` that holds over the whole second half of the prefix, with the least
 /// preperiod from which it holds to the end of the prefix.
-fn least_period(g: &[u64]) -> Option<(usize, usize)> {
+pub(crate) fn least_period(g: &[u64]) -> Option<(usize, usize)> {
     let len = g.len();
     let p = (1..=len / 4).find(|&p| (len / 2..len - p).all(|n| g[n + p] == g[n]))?;
     let mut n0 = len / 2;
@@ -287,7 +287,7 @@ fn periods_of_expressions_are_apparent_and_least() {
 /// The least preperiod and period `(n0, p)` that `g` shows from its second half on, when the
 /// theorem for octal games (Guy and Smith) proves it from these values: `G(n + p) = G(n)` for
 /// `n0 <= n < 2 n0 + p + t`, with `t` the largest take.
-fn proved_octal_period(g: &[u64], largest_take: usize) -> Option<(usize, usize)> {
+pub(crate) fn proved_octal_period(g: &[u64], largest_take: usize) -> Option<(usize, usize)> {
     let (n0, p) = least_period(g)?;
     (2 * (n0 + p) + largest_take <= g.len()).then_some((n0, p))
 }
@@ -415,4 +415,54 @@ fn published_periods_are_found_and_proved() {
         let out = run(&format!("game g = octal {code}\nperiod g"));
         assert_eq!(proved_answer(&out), Some((n0, p)), "{code}: {out}");
     }
+}
+
+/// The period as a value: `solved(G, N)`, `preperiod`, `period` and `saltus` of every octal code
+/// of two digits after the point that does not end in 0 are what the plain mex here shows and
+/// the theorem proves; a code it does not prove within the bound is not solved, no brute force
+/// proves it within its bound either, and asking for its figures is an error, never an apparent
+/// period. Lasker's saltus is the one the plain mex shows.
+#[test]
+fn the_period_as_a_value_is_the_proved_one() {
+    let bound = 20_000;
+    let (mut proved, mut open) = (0, 0);
+    for a in 0..8u8 {
+        for b in 1..8u8 {
+            let digits = [0, a, b];
+            let game = format!("game g = octal 0.{a}{b}\n");
+            let out = run(&format!("{game}print solved(g, {bound})"));
+            if out.trim() == "true" {
+                let out = run(&format!(
+                    "{game}print [preperiod(g, {bound}), period(g, {bound}), saltus(g, {bound})]"
+                ));
+                let figures: Vec<usize> = out
+                    .trim()
+                    .trim_matches(['[', ']'])
+                    .split(", ")
+                    .map(|x| x.parse().unwrap())
+                    .collect();
+                let (n0, p) = (figures[0], figures[1]);
+                assert_eq!(figures[2], 0, "0.{a}{b}: {out}");
+                if 2 * (n0 + p) + 2 <= 2_000 {
+                    let g = octal(&digits, 4 * (2 * (n0 + p) + 2).max(64));
+                    assert_eq!(proved_octal_period(&g, 2), Some((n0, p)), "0.{a}{b}: {out}");
+                    proved += 1;
+                }
+            } else {
+                assert_eq!(out.trim(), "false", "0.{a}{b}");
+                let g = octal(&digits, 2_000);
+                assert_eq!(proved_octal_period(&g, 2), None, "0.{a}{b}");
+                for figure in ["preperiod", "period", "saltus"] {
+                    let source = format!("{game}print {figure}(g, {bound})");
+                    let err = grundy::run_to_string("periods", &source).unwrap_err();
+                    assert!(err.contains("grundy::no_proved_period"), "{source}\n{err}");
+                }
+                open += 1;
+            }
+        }
+    }
+    assert!(proved > 0 && open > 0, "{proved} proved, {open} open");
+    let (n0, p, saltus) = least_arithmetic_period(&lasker(600)).unwrap();
+    let out = run("print [preperiod(lasker), period(lasker), saltus(lasker), solved(lasker)]");
+    assert_eq!(out.trim(), format!("[{n0}, {p}, {saltus}, true]"));
 }

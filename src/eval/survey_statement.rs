@@ -1,0 +1,588 @@
+//! The `survey` statement: a row per game of a family (every octal or hexadecimal code of up to
+//! `k` digits, every subtraction set within `1..=k`, or a list of heap games), with what
+//! `period G up to N` finds of it, the earlier game of the family it equals (the engine's
+//! `survey` and `equal_games`), and the figures of its values; shown as an aligned table or
+//! written to a `.csv` or `.json` file.
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use super::answer_files;
+use super::expr::{solve_error, Eval};
+use super::value::{Shape, Value};
+use super::Interpreter;
+use crate::error::Error;
+use crate::game::equal_games::{Agreement, Comparison};
+use crate::game::octal::{Base, Octal};
+use crate::game::progress::grouped;
+use crate::game::subtraction::Subtraction;
+use crate::game::survey::Surveyed;
+use crate::game::{Engine, Game, GameId, Limits, SolveError};
+use crate::span::Span;
+use crate::syntax::ast::{Expr, Output, SurveyFamily};
+
+/// How many heaps each game of a survey is computed to, when no `up to N` is given: enough for
+/// most periods of the codes of three digits, and a survey of them in minutes.
+pub const SURVEY_HEAPS: usize = 1 << 16;
+
+/// How many games a batch of a survey on several threads has for each thread: a few, so that
+/// the workers share games of unequal cost and a stop comes soon.
+const BATCH_A_THREAD: usize = 4;
+
+/// The most games a survey takes (octal codes of 5 digits, hexadecimal codes of 3, subtraction
+/// sets within `1..=16`).
+const MOST_GAMES: usize = 1 << 16;
+
+/// One game of the family: made when its turn comes, or declared already.
+enum Member {
+    Code(String, Base),
+    Set(Vec<i64>),
+    Declared(GameId, String),
+}
+
+impl Member {
+    fn name(&self) -> String {
+        match self {
+            Member::Code(code, _) => code.clone(),
+            Member::Set(set) => {
+                let shown: Vec<String> = set.iter().map(i64::to_string).collect();
+                format!("{{{}}}", shown.join(", "))
+            }
+            Member::Declared(_, name) => name.clone(),
+        }
+    }
+}
+
+/// A row: the game, what the survey found of it (`None` for a loopy game), and the earlier row
+/// it equals, with how.
+struct Row {
+    name: String,
+    surveyed: Option<Surveyed>,
+    equals: Option<(usize, Comparison)>,
+}
+
+impl Interpreter {
+    /// `survey FAMILY [up to N] [to "FILE"]`.
+    pub(super) fn survey(
+        &mut self,
+        family: &SurveyFamily,
+        bound: Option<&Expr>,
+        output: Option<&Output>,
+        span: Span,
+        out: &mut dyn Write,
+    ) -> Result<(), Error> {
+        let (members, what) = self.members(family)?;
+        let bound = match bound {
+            Some(bound) => {
+                let n = Eval::new(self).int(bound)?;
+                super::explore::heaps_bound(n, bound.span)?
+            }
+            None => SURVEY_HEAPS,
+        };
+        if let Some(output) = output {
+            // Refused before anything is computed when the extension names no form.
+            file_form(output)?;
+        }
+        let total = members.len();
+        let what = format!(
+            "{what} ({} {}), each up to {} heaps",
+            grouped(total as u64),
+            if total == 1 { "game" } else { "games" },
+            grouped(bound as u64)
+        );
+        let progress = self.engine.limits.progress.clone();
+        let reporter = progress.start("survey", "games", total as u64);
+        let mut rows: Vec<Row> = Vec::with_capacity(total);
+        // The earlier rows by the fingerprints of their windows, and those with none.
+        let mut index: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+        let mut unkeyed: Vec<usize> = Vec::new();
+        let threads = self.sweep_threads();
+        let limits = self.engine.limits.clone();
+        let mut found = Vec::new().into_iter();
+        for (m, member) in members.iter().enumerate() {
+            reporter.iter().for_each(|r| r.set_done(rows.len() as u64));
+            if found.as_slice().is_empty() {
+                // The next batch: a few games a thread, computed at once, taken in order.
+                let batch = &members[m..(m + BATCH_A_THREAD * threads).min(total)];
+                found = match threads > 1 && !matches!(member, Member::Declared(..)) {
+                    true => self.on_pool(|| {
+                        batch
+                            .par_iter()
+                            .map(|member| survey_apart(member, bound, &limits))
+                            .collect::<Vec<_>>()
+                    }),
+                    false => vec![self.survey_one(member, bound)],
+                }
+                .into_iter();
+            }
+            let surveyed = match found.next().expect("a game of the batch") {
+                Ok(surveyed) => surveyed,
+                Err(SolveError::Interrupted) => return Err(Error::Interrupted),
+                Err(e) => {
+                    let error = solve_error(e, span);
+                    let why = match error {
+                        Error::MemoryLimit { .. } | Error::HeapMemory { .. } => {
+                            "by the memory limit"
+                        }
+                        _ => "by an error",
+                    };
+                    let mut text = table(&rows);
+                    let _ = write!(
+                        text,
+                        "the survey of {what} stopped {why} at {} after {} of {} games: the rows \
+                         above are not the whole survey",
+                        member.name(),
+                        rows.len(),
+                        total
+                    );
+                    super::output::write_line(out, &text);
+                    return Err(error);
+                }
+            };
+            let i = rows.len();
+            let equals = surveyed.as_ref().and_then(|s| {
+                let mut candidates: Vec<usize> = match s.key() {
+                    Some(key) => index.get(&key).cloned().unwrap_or_default(),
+                    None => (0..i).collect(),
+                };
+                candidates.extend(&unkeyed);
+                candidates.sort_unstable();
+                candidates.dedup();
+                candidates.into_iter().find_map(|c| {
+                    let earlier = rows[c].surveyed.as_ref()?;
+                    let relation = s.relate_to(earlier);
+                    let same = std::iter::once(relation.plain).chain(relation.shifted);
+                    same.into_iter()
+                        .find(Comparison::same)
+                        .map(|comparison| (c, comparison))
+                })
+            });
+            if let Some(s) = &surveyed {
+                let mut prints = s.fingerprints();
+                prints.sort_unstable();
+                prints.dedup();
+                if prints.is_empty() {
+                    unkeyed.push(i);
+                }
+                prints
+                    .into_iter()
+                    .for_each(|p| index.entry(p).or_default().push(i));
+            }
+            rows.push(Row {
+                name: member.name(),
+                surveyed,
+                equals,
+            });
+        }
+        reporter.into_iter().for_each(|r| r.complete());
+        let summary = summary(&rows, &what);
+        let text = match output {
+            None => format!("{}{summary}", table(&rows)),
+            Some(output) => {
+                let root = self.engine.limits.root.clone();
+                let mut file = answer_files::create(&root, &output.path, output.span)?;
+                let written = match file_form(output)? {
+                    FileForm::Csv => csv(&rows),
+                    FileForm::Json => json(&rows),
+                };
+                file.write(written.as_bytes())?;
+                let replaced = file.replaced;
+                file.close()?;
+                let replacing = match replaced {
+                    true => " (replacing the file that was there)",
+                    false => "",
+                };
+                format!(
+                    "wrote {} rows of the survey to {}{replacing}: {summary}",
+                    rows.len(),
+                    output.path
+                )
+            }
+        };
+        super::output::write_line(out, &text);
+        Ok(())
+    }
+
+    /// The games of the family, in order, and the family in words.
+    fn members(&mut self, family: &SurveyFamily) -> Result<(Vec<Member>, String), Error> {
+        let mut eval = Eval::new(self);
+        Ok(match family {
+            SurveyFamily::Octal(k) => {
+                let k = count(&mut eval, k, 5)?;
+                let codes = codes(k, 8, &[0, 4]);
+                let what = format!("every octal code of up to {}, 0.x and 4.x", digits(k));
+                let members = codes.into_iter().map(|c| Member::Code(c, Base::Octal));
+                (members.collect(), what)
+            }
+            SurveyFamily::Hex(k) => {
+                let k = count(&mut eval, k, 3)?;
+                let codes = codes(k, 16, &[0, 4, 8, 12]);
+                let what = format!(
+                    "every hexadecimal code of up to {}, 0.x, 4.x, 8.x and C.x",
+                    digits(k)
+                );
+                let members = codes.into_iter().map(|c| Member::Code(c, Base::Hex));
+                (members.collect(), what)
+            }
+            SurveyFamily::Subtraction(k) => {
+                let k = count(&mut eval, k, 16)?;
+                let sets = (1u32..1 << k).map(|mask| {
+                    let set = (0..k).filter(|b| mask >> b & 1 == 1).map(|b| b as i64 + 1);
+                    Member::Set(set.collect())
+                });
+                let what = format!("every subtraction set within 1..={k}");
+                (sets.collect(), what)
+            }
+            SurveyFamily::Games(list) => {
+                let items = match eval.eval(list)? {
+                    Value::List(items) => items,
+                    other => {
+                        return Err(Error::type_mismatch(
+                            "a list of heap games",
+                            other.type_name(),
+                            list.span,
+                            "write e.g. `survey [kayles, dawson]`",
+                        ))
+                    }
+                };
+                let mut members = Vec::with_capacity(items.len());
+                for item in items.iter() {
+                    match item {
+                        Value::Game(g) if g.shape == Shape::Heaps => {
+                            members.push(Member::Declared(g.id, g.display.clone()))
+                        }
+                        other => {
+                            return Err(Error::type_mismatch(
+                                "a list of heap games",
+                                format!("a list holding {}", other.type_name()),
+                                list.span,
+                                "a survey takes games played on one heap, e.g. `[kayles, dawson]`",
+                            ))
+                        }
+                    }
+                }
+                let what = "a list".to_string();
+                (members, what)
+            }
+        })
+    }
+
+    /// What the survey finds of one game: a code or a set in an engine of its own (dropped with
+    /// its tables once its row is made), a declared game in the session's; `None` when the game
+    /// is loopy.
+    fn survey_one(
+        &mut self,
+        member: &Member,
+        bound: usize,
+    ) -> Result<Option<Surveyed>, SolveError> {
+        let Member::Declared(id, _) = member else {
+            return survey_apart(member, bound, &self.engine.limits);
+        };
+        if self.engine.is_loopy(*id) {
+            return Ok(None);
+        }
+        match self.engine.survey_game(*id, bound) {
+            Err(SolveError::Loop(_)) => Ok(None),
+            surveyed => surveyed.map(Some),
+        }
+    }
+}
+
+/// What the survey finds of a code or a set, in an engine of its own (dropped with its tables
+/// once its row is made): on any thread, the same.
+fn survey_apart(
+    member: &Member,
+    bound: usize,
+    limits: &Limits,
+) -> Result<Option<Surveyed>, SolveError> {
+    let game: Arc<dyn Game> = match member {
+        Member::Declared(..) => unreachable!("a declared game is surveyed in the session's engine"),
+        Member::Code(code, base) => {
+            Arc::new(Octal::parse(code, code, *base).expect("a code the survey made"))
+        }
+        Member::Set(set) => Arc::new(
+            Subtraction::of_set(&member.name(), set.clone(), None).expect("positive takes"),
+        ),
+    };
+    let mut engine = Engine::new(limits.clone());
+    let id = engine.add_game(game);
+    engine.survey_game(id, bound).map(Some)
+}
+
+fn digits(k: u32) -> String {
+    match k {
+        1 => "1 digit".into(),
+        k => format!("{k} digits"),
+    }
+}
+
+/// The `k` of `survey octal k`: at least 1, at most `most`.
+fn count<'a>(eval: &mut Eval<'_, 'a>, k: &'a Expr, most: i64) -> Result<u32, Error> {
+    let n = eval.int(k)?;
+    if n < 1 {
+        return Err(Error::invalid(
+            format!("a survey of {n} digits or takes has no games"),
+            k.span,
+            "give at least 1, e.g. `survey octal 3`",
+        ));
+    }
+    if n > most {
+        return Err(Error::TooLarge {
+            what: "this survey".into(),
+            size: format!("{n} digits or takes"),
+            limit: MOST_GAMES,
+            span: k.span,
+        });
+    }
+    Ok(n as u32)
+}
+
+/// Every code of up to `k` digits after the point in `base`, its last digit not 0, for each
+/// digit before the point in `leads` (`4.0` for a 4 with no digits after it): by the number of
+/// digits, then the digit before the point, then the digits.
+fn codes(k: u32, base: u32, leads: &[u32]) -> Vec<String> {
+    let digit = |d: u32| {
+        char::from_digit(d, base)
+            .expect("a digit")
+            .to_ascii_uppercase()
+    };
+    let mut codes = Vec::new();
+    for len in 0..=k {
+        for &lead in leads {
+            if len == 0 {
+                if lead != 0 {
+                    codes.push(format!("{}.0", digit(lead)));
+                }
+                continue;
+            }
+            for rest in 0..base.pow(len - 1) {
+                for last in 1..base {
+                    let mut code = format!("{}.", digit(lead));
+                    for place in (0..len - 1).rev() {
+                        code.push(digit(rest / base.pow(place) % base));
+                    }
+                    code.push(digit(last));
+                    codes.push(code);
+                }
+            }
+        }
+    }
+    codes
+}
+
+/// The form of a survey's file, by its extension.
+enum FileForm {
+    Csv,
+    Json,
+}
+
+fn file_form(output: &Output) -> Result<FileForm, Error> {
+    match std::path::Path::new(&output.path)
+        .extension()
+        .and_then(|e| e.to_str())
+    {
+        Some("csv") => Ok(FileForm::Csv),
+        Some("json") => Ok(FileForm::Json),
+        _ => Err(Error::invalid(
+            format!("cannot tell what to write to `{}`", output.path),
+            output.span,
+            "a survey is written to a `.csv` or a `.json` file",
+        )),
+    }
+}
+
+/// The names of the columns, as a `.csv` file's first row and a JSON record's keys.
+const COLUMNS: [&str; 15] = [
+    "game",
+    "equals",
+    "offset",
+    "equality",
+    "status",
+    "preperiod",
+    "period",
+    "saltus",
+    "heaps",
+    "largest",
+    "largest_heap",
+    "mask",
+    "rare_values",
+    "rare_heaps",
+    "last_rare_heap",
+];
+
+/// A cell: text, a number, or nothing.
+enum Cell {
+    Text(String),
+    Number(u64),
+    Empty,
+}
+
+/// The cells of every row, in the order of [`COLUMNS`].
+fn cells(rows: &[Row]) -> Vec<Vec<Cell>> {
+    rows.iter()
+        .map(|row| {
+            let mut cells = vec![Cell::Text(row.name.clone())];
+            match &row.equals {
+                Some((earlier, comparison)) => {
+                    cells.push(Cell::Text(rows[*earlier].name.clone()));
+                    // This game's heap n is the earlier game's heap n - offset.
+                    cells.push(Cell::Text((-comparison.offset).to_string()));
+                    let proved = matches!(comparison.agreement, Agreement::Proved { .. });
+                    let equality = if proved { "proved" } else { "not proved" };
+                    cells.push(Cell::Text(equality.into()));
+                }
+                None => cells.extend([Cell::Empty, Cell::Empty, Cell::Empty]),
+            }
+            let Some(s) = &row.surveyed else {
+                cells.push(Cell::Text("loopy".into()));
+                cells.extend((0..10).map(|_| Cell::Empty));
+                return cells;
+            };
+            match s.known.proved {
+                Some(p) => {
+                    cells.push(Cell::Text("solved".into()));
+                    cells.push(Cell::Number(p.preperiod as u64));
+                    cells.push(Cell::Number(p.period as u64));
+                    cells.push(Cell::Number(p.saltus));
+                }
+                None => {
+                    cells.push(Cell::Text("open".into()));
+                    cells.extend([Cell::Empty, Cell::Empty, Cell::Empty]);
+                }
+            }
+            cells.push(Cell::Number(s.analysis.looked as u64));
+            match &s.analysis.figures {
+                Some(f) => {
+                    cells.push(Cell::Number(f.largest as u64));
+                    cells.push(Cell::Number(f.largest_heap as u64));
+                    cells.push(Cell::Number(f.mask as u64));
+                    let rare = f.mask != 0;
+                    let count = |n: usize| match rare {
+                        true => Cell::Number(n as u64),
+                        false => Cell::Empty,
+                    };
+                    cells.push(count(f.rare_values));
+                    cells.push(count(f.rare_heaps));
+                    match f.last_rare_heap.filter(|_| rare) {
+                        Some(last) => cells.push(Cell::Number(last as u64)),
+                        None => cells.push(Cell::Empty),
+                    }
+                }
+                None => cells.extend((0..6).map(|_| Cell::Empty)),
+            }
+            cells
+        })
+        .collect()
+}
+
+/// The rows as an aligned table: text to the left, numbers to the right.
+fn table(rows: &[Row]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let cells = cells(rows);
+    let shown = |cell: &Cell| match cell {
+        Cell::Text(text) => text.clone(),
+        Cell::Number(n) => n.to_string(),
+        Cell::Empty => String::new(),
+    };
+    let mut widths: Vec<usize> = COLUMNS.iter().map(|c| c.len()).collect();
+    for row in &cells {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(shown(cell).chars().count());
+        }
+    }
+    let mut text = String::new();
+    let line = |text: &mut String, row: Vec<(String, bool)>| {
+        let mut line = String::new();
+        for ((cell, right), width) in row.into_iter().zip(&widths) {
+            let _ = match right {
+                true => write!(line, "{cell:>width$}  "),
+                false => write!(line, "{cell:<width$}  "),
+            };
+        }
+        text.push_str(line.trim_end());
+        text.push('\n');
+    };
+    line(
+        &mut text,
+        COLUMNS.iter().map(|c| (c.to_string(), false)).collect(),
+    );
+    for row in &cells {
+        let row = row
+            .iter()
+            .map(|cell| (shown(cell), matches!(cell, Cell::Number(_))))
+            .collect();
+        line(&mut text, row);
+    }
+    text
+}
+
+/// The rows as a `.csv` file: a header, then a line per game; a field with a comma or a quote
+/// is quoted.
+fn csv(rows: &[Row]) -> String {
+    let mut text = COLUMNS.join(",");
+    text.push('\n');
+    for row in cells(rows) {
+        let fields: Vec<String> = row
+            .iter()
+            .map(|cell| match cell {
+                Cell::Text(t) if t.contains([',', '"']) => {
+                    format!("\"{}\"", t.replace('"', "\"\""))
+                }
+                Cell::Text(t) => t.clone(),
+                Cell::Number(n) => n.to_string(),
+                Cell::Empty => String::new(),
+            })
+            .collect();
+        text.push_str(&fields.join(","));
+        text.push('\n');
+    }
+    text
+}
+
+/// The rows as a JSON array of records, `null` where a row has no value.
+fn json(rows: &[Row]) -> String {
+    let mut text = String::from("[\n");
+    let cells = cells(rows);
+    for (i, row) in cells.iter().enumerate() {
+        let fields: Vec<String> = COLUMNS
+            .iter()
+            .zip(row)
+            .map(|(name, cell)| {
+                let value = match cell {
+                    Cell::Text(t) => super::results::json_string(t),
+                    Cell::Number(n) => n.to_string(),
+                    Cell::Empty => "null".into(),
+                };
+                format!("\"{name}\": {value}")
+            })
+            .collect();
+        let comma = if i + 1 < cells.len() { "," } else { "" };
+        let _ = writeln!(text, "  {{{}}}{comma}", fields.join(", "));
+    }
+    text.push_str("]\n");
+    text
+}
+
+/// The line after the table: the family, how many games are solved and open, and how many
+/// equal an earlier one.
+fn summary(rows: &[Row], what: &str) -> String {
+    let solved = rows
+        .iter()
+        .filter(|r| {
+            r.surveyed
+                .as_ref()
+                .is_some_and(|s| s.known.proved.is_some())
+        })
+        .count();
+    let equal = rows.iter().filter(|r| r.equals.is_some()).count();
+    format!(
+        "survey of {what}: {solved} solved, {} open; {equal} equal to an earlier game",
+        rows.len() - solved
+    )
+}
