@@ -16,7 +16,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::budget::Charge;
-use super::cells::CellSolver;
+use super::cells::{CellSearch, CellSolver};
 use super::heap::HeapSequence;
 use super::lines::LineSweep;
 use super::period_pipeline::HUGE;
@@ -218,6 +218,7 @@ impl Solver {
             Store::Cells(cells, _) => Method::Cells {
                 parts: cells.rules().split,
                 symmetric: cells.rules().symmetric,
+                pruned: cells.search() == CellSearch::Pruned,
             },
             _ => Method::Search,
         }
@@ -341,7 +342,7 @@ impl Solver {
             Store::Dense(table) => *table = DenseTable::default(),
             Store::Hashed(table) | Store::Lines(_, table) => *table = HashedTable::default(),
             Store::Cells(cells, table) => {
-                **cells = CellSolver::new(cells.rules().clone());
+                **cells = CellSolver::with_search(cells.rules().clone(), cells.search());
                 *table = HashedTable::default();
             }
             Store::HeapSequence(_) | Store::Linked(..) => return,
