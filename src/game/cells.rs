@@ -53,6 +53,11 @@ pub struct CellSolver {
     stacks: pruned::Stacks,
     /// The value of a region of one cell: 1 when a move takes a lone cell, else 0.
     lone: u32,
+    /// For games on grids whose moves take one cell or two adjacent cells only, and which are
+    /// symmetric: whether they take one cell, and whether two (what `shape::mirrored` reads).
+    mirror: Option<(bool, bool)>,
+    /// The only move takes two adjacent cells (Cram): twin tufts go (`shape.rs`).
+    pairs_only: bool,
 }
 
 impl CellSolver {
@@ -63,18 +68,22 @@ impl CellSolver {
     }
 
     pub fn with_search(rules: CellRules, search: CellSearch) -> CellSolver {
-        let lone = u32::from(
-            rules
-                .moves
-                .iter()
-                .any(|m| *m != CellMove::RemoveAdjacentPair),
-        );
+        let pairs_only = rules
+            .moves
+            .iter()
+            .all(|m| *m == CellMove::RemoveAdjacentPair);
+        let lone = u32::from(!pairs_only);
+        let has = |kind| rules.moves.contains(&kind);
+        let mirror = (rules.symmetric && !has(CellMove::RemoveWithNeighbours))
+            .then(|| (has(CellMove::RemoveOne), has(CellMove::RemoveAdjacentPair)));
         CellSolver {
             rules,
             search,
             table: Table::default(),
             stacks: pruned::Stacks::default(),
             lone,
+            mirror,
+            pairs_only,
         }
     }
 

@@ -19,7 +19,7 @@
 //!
 //! Only exact values are stored, so the table is the same one the full search fills.
 
-use super::shape::{unpack, Region};
+use super::shape::{mirrored, unpack, Region};
 use super::{CellSolver, SolveError};
 use crate::game::Limits;
 
@@ -274,6 +274,12 @@ impl CellSolver {
         if let Some(v) = self.table.get(&region) {
             return Some(Answer::Value(v));
         }
+        let mirror = self
+            .mirror
+            .and_then(|(one, pairs)| mirrored(&region, one, pairs));
+        if mirror == Some(true) {
+            return Some(Answer::Value(0));
+        }
         let (space, set) = unpack(&region);
         let moves = space.count_options(&self.rules.moves, set);
         let bound = moves.min(region.size());
@@ -284,10 +290,15 @@ impl CellSolver {
         }
         let (pending, parts) = (st.pending.len(), st.parts.len());
         let mut taken = Nims::default();
+        if mirror == Some(false) {
+            taken.insert(0);
+        }
         let symmetric = self.rules.symmetric;
         let split = self.rules.split;
         let table = &self.table;
         let lone = self.lone;
+        let twins = self.pairs_only;
+        let mirror_rules = self.mirror;
         let mut option_parts = std::mem::take(&mut st.scratch);
         let mut options = std::mem::take(&mut st.options);
         options.clear();
@@ -296,7 +307,11 @@ impl CellSolver {
             Ask::Within(r) => r.and(&Nims::upto(bound)),
             Ask::Value => Nims::upto(bound),
         };
+        wanted = wanted.without(&taken);
         let within = matches!(ask, Ask::Within(_));
+        if within && wanted.is_empty() {
+            return Some(Answer::Outside);
+        }
         space.options(&self.rules.moves, set, &mut |option| {
             option_parts.clear();
             let mut xor = 0;
@@ -308,6 +323,8 @@ impl CellSolver {
                 let part = space.region(part, symmetric);
                 match table.get(&part) {
                     Some(v) => xor ^= v,
+                    None if mirror_rules.and_then(|(o, p)| mirrored(&part, o, p)) == Some(true) => {
+                    }
                     None => match option_parts.iter().position(|p| *p == part) {
                         // Two equal parts are worth 0 together.
                         Some(i) => {
@@ -316,6 +333,11 @@ impl CellSolver {
                         None => option_parts.push(part),
                     },
                 }
+            };
+            let option = if twins {
+                space.without_twin_tufts(option)
+            } else {
+                option
             };
             if split {
                 space.parts(option, &mut add);

@@ -85,6 +85,47 @@ impl Grid {
     }
 }
 
+/// A side of a cell: the cells whose neighbour on that side is present, the shift from a cell
+/// to that neighbour, the shift back, and by how much.
+type Side = (
+    u128,
+    fn(u128, usize) -> u128,
+    fn(u128, usize) -> u128,
+    usize,
+);
+
+impl Grid {
+    /// For games whose only move takes two adjacent cells: `set` without all but one of the
+    /// tufts of each cell (a tuft: a cell with one neighbour in `set`). A tuft is covered only
+    /// with its neighbour, and once that neighbour is covered, by whatever move, its tufts are
+    /// lone cells with no move: so the options of the set and of the set without the second
+    /// tuft are the same games, one for one, and so are their values (by induction).
+    pub(super) fn without_twin_tufts(&self, set: u128) -> u128 {
+        let w = self.width;
+        let right = set & down(set, 1) & self.not_last;
+        let left = set & up(set, 1) & self.not_first;
+        let below = set & down(set, w);
+        let above = set & up(set, w);
+        let odd = right ^ left ^ below ^ above;
+        let two = (right & left) | (below & above) | ((right | left) & (below | above));
+        let tufts = odd & !two;
+        let mut seen = 0;
+        let mut twins = 0;
+        let sides: [Side; 4] = [
+            (right, up, down, 1),
+            (left, down, up, 1),
+            (below, up, down, w),
+            (above, down, up, w),
+        ];
+        for (side, to, back, by) in sides {
+            let near = to(tufts & side, by);
+            twins |= back(near & seen, by);
+            seen |= near;
+        }
+        set & !twins
+    }
+}
+
 /// Where the cells of a set lie.
 #[derive(Clone, Copy)]
 pub(super) enum Space<'a> {
@@ -98,6 +139,14 @@ impl Space<'_> {
         match self {
             Space::Grid(grid) => grid.near(set),
             Space::Graph(adjacency) => cells_of(set).fold(0, |n, c| n | adjacency[c]),
+        }
+    }
+
+    /// `set` without twin tufts ([`Grid::without_twin_tufts`]) on a grid, else `set`.
+    pub(super) fn without_twin_tufts(&self, set: u128) -> u128 {
+        match self {
+            Space::Grid(grid) => grid.without_twin_tufts(set),
+            Space::Graph(_) => set,
         }
     }
 
@@ -192,6 +241,56 @@ impl Space<'_> {
                         .collect(),
                 )
             }
+        }
+    }
+}
+
+/// What copying the opponent's move turned half round says of a grid region, for games whose
+/// moves take one cell (`one`) or two adjacent cells (`pairs`), nothing else: `Some(true)`, the
+/// region is worth 0; `Some(false)`, it is not (a move leaves a region worth 0); `None`,
+/// nothing.
+///
+/// When the region is its own image under the half turn and no move is its own image (no cell
+/// is fixed: the box is not odd by odd, or its middle cell is missing; and no pair is: the
+/// box is not odd by even, or one of its two middle cells is missing), the second player
+/// answers each move by its image, which is still there (the region was symmetric and the two
+/// moves share no cell), so the first player runs out of moves first: the value is 0. When the
+/// one move that is its own image is there, it leaves such a region, so the value is not 0.
+pub(super) fn mirrored(region: &Region, one: bool, pairs: bool) -> Option<bool> {
+    let Region::Grid {
+        width,
+        height,
+        cells,
+    } = *region
+    else {
+        return None;
+    };
+    let (w, h) = (usize::from(width), usize::from(height));
+    if turned(w, h, cells) != cells {
+        return None;
+    }
+    match (w % 2 == 1, h % 2 == 1) {
+        (false, false) => Some(true),
+        (true, true) => {
+            let centre = bit(h / 2 * w + w / 2);
+            if cells & centre == 0 {
+                Some(true)
+            } else if one {
+                Some(false)
+            } else {
+                None
+            }
+        }
+        (odd_width, _) => {
+            let (a, b) = if odd_width {
+                let a = (h / 2 - 1) * w + w / 2;
+                (a, a + w)
+            } else {
+                let a = h / 2 * w + w / 2 - 1;
+                (a, a + 1)
+            };
+            let middle = bit(a) | bit(b);
+            Some(!(pairs && cells & middle == middle))
         }
     }
 }
