@@ -29,8 +29,13 @@ pub enum Method {
     LineSweep,
     /// A game on cells whose moves are [`super::vocabulary::CellMove`]s, played on bit sets by
     /// [`super::cells`]: `parts`, a set valued as the XOR of its connected parts; `symmetric`,
-    /// a grid region stored once for its eight images.
-    Cells { parts: bool, symmetric: bool },
+    /// a grid region stored once for its eight images; `pruned`, values by the pruned search
+    /// (an option asked only whether its value is one number), else by the mex of every option.
+    Cells {
+        parts: bool,
+        symmetric: bool,
+        pruned: bool,
+    },
     /// The memoized mex search over the options the rules give.
     Search,
     /// A game found to have loops: generalized values by Smith's labelling ([`super::loopy`]).
@@ -94,13 +99,25 @@ impl fmt::Display for Method {
                 sparse,
             } => (*takes, *ranges, *splits, *three_way, *proof, *sparse),
             Method::LineSweep => return write!(f, "line sweep (two counters, moves along lines)"),
-            Method::Cells { parts, symmetric } => {
+            Method::Cells {
+                parts,
+                symmetric,
+                pruned,
+            } => {
                 write!(f, "cells: bit sets")?;
                 if *parts {
                     write!(f, ", connected parts valued apart")?;
                 }
                 if *symmetric {
                     write!(f, ", the eight symmetries of a grid folded")?;
+                }
+                if *pruned {
+                    write!(
+                        f,
+                        ", values by pruned search (Lemoine–Viennot, Beling–Rogalski)"
+                    )?;
+                } else {
+                    write!(f, ", values by the mex of every option")?;
                 }
                 return Ok(());
             }

@@ -14,7 +14,7 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use super::budget::Charge;
-use super::cells::CellSolver;
+use super::cells::{CellSearch, CellSolver};
 use super::heap::HeapSequence;
 use super::lines::LineSweep;
 use super::position::HUGE;
@@ -211,6 +211,7 @@ impl Solver {
             Store::Cells(cells, _) => Method::Cells {
                 parts: cells.rules().split,
                 symmetric: cells.rules().symmetric,
+                pruned: cells.search() == CellSearch::Pruned,
             },
             _ => Method::Search,
         }
@@ -334,7 +335,7 @@ impl Solver {
             Store::Dense(table) => *table = DenseTable::default(),
             Store::Hashed(table) | Store::Lines(_, table) => *table = HashedTable::default(),
             Store::Cells(cells, table) => {
-                **cells = CellSolver::new(cells.rules().clone());
+                **cells = CellSolver::with_search(cells.rules().clone(), cells.search());
                 *table = HashedTable::default();
             }
             Store::HeapSequence(_) | Store::Linked(..) => return,

@@ -201,6 +201,7 @@ fn the_three_moves_are_routed_to_the_cells_solver_and_others_are_not() {
     let cells = Method::Cells {
         parts: true,
         symmetric: true,
+        pruned: true,
     };
     for (kind, games) in NAMES {
         for game in games {

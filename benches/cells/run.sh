@@ -1,0 +1,21 @@
+#!/bin/sh
+# Cram through the language beside igsolve (built from beling/impartial-games for measurement),
+# one board after the other in one run: CPU seconds (user + system) of each, and the nimbers.
+# Usage: benches/cells/run.sh PATH/TO/igsolve [TIMEOUT_SECONDS]
+igsolve=$1
+limit=${2:-600}
+here=$(dirname "$0")
+grundy="$here/../../target/release/grundy"
+cpu() {
+    /usr/bin/time -f "%U %S" -o /tmp/cells-bench-time timeout "$limit" "$@" > /tmp/cells-bench-out 2>&1 || printf 'not finished in %s s, ' "$limit"
+    tail -n 1 /tmp/cells-bench-time | awk '{ printf "%.2f", $1 + $2 }'
+}
+for board in 4x7 5x6 5x7 5x8 3x15 4x11; do
+    rows=${board%x*}
+    columns=${board#*x}
+    ours=$(cpu "$grundy" "$here/cram-$board.game")
+    nimber=$(tail -n 1 /tmp/cells-bench-out)
+    theirs=$(cpu "$igsolve" cram "$rows" "$columns")
+    their_nimber=$(grep -o 'initial position: [0-9]*' /tmp/cells-bench-out | grep -o '[0-9]*$')
+    echo "cram $board: grundy $ours s (nimber $nimber), igsolve $theirs s (nimber $their_nimber), ratio $(echo "$ours $theirs" | awk '{ printf "%.2f", $(NF - 1) / ($NF > 0.01 ? $NF : 0.01) }')"
+done

@@ -1,0 +1,442 @@
+//! Regions of cells as bit sets: where their cells lie (a grid's rows, or a graph's adjacency),
+//! their connected parts, the sets their moves leave, and the canonical form a region is stored
+//! under.
+//!
+//! On a grid everything is done with shifts of the whole set: the neighbours of a set are its
+//! four shifts (a column shift masked so that no cell wraps to the next row), a part grows from
+//! one cell by neighbours until it stops, and the images of a cropped region under the dihedral
+//! group are the 180° turn (the bits reversed), the rows reversed, and at most one transpose.
+
+use std::sync::Arc;
+
+use super::super::vocabulary::{bit, cells_of, full, CellMove};
+
+/// A region as it is stored: a grid region cropped to its bounding box, row by row (and, when
+/// the game is symmetric, the least of its images), or a graph region as its induced subgraph
+/// on vertices relabelled in order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Region {
+    Grid { width: u8, height: u8, cells: u128 },
+    Graph(Arc<[u128]>),
+}
+
+impl Region {
+    /// How many cells it has.
+    pub(super) fn size(&self) -> u32 {
+        match self {
+            Region::Grid { cells, .. } => cells.count_ones(),
+            Region::Graph(rows) => rows.len() as u32,
+        }
+    }
+}
+
+/// `set` shifted up by `n` cells (nothing past the last bit, and nothing when `n` is 128).
+fn up(set: u128, n: usize) -> u128 {
+    if n >= 128 {
+        0
+    } else {
+        set << n
+    }
+}
+
+/// `set` shifted down by `n` cells.
+fn down(set: u128, n: usize) -> u128 {
+    if n >= 128 {
+        0
+    } else {
+        set >> n
+    }
+}
+
+/// The low `n` bits.
+fn low(n: usize) -> u128 {
+    full(n)
+}
+
+/// A `width` by `height` grid as masks: its cells, and those not in its first or last column.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Grid {
+    width: usize,
+    all: u128,
+    not_first: u128,
+    not_last: u128,
+}
+
+impl Grid {
+    pub(super) fn new(width: usize, height: usize) -> Grid {
+        let all = low(width * height);
+        let first = (0..height).fold(0, |m, r| m | bit(r * width));
+        let last = up(first, width - 1);
+        Grid {
+            width,
+            all,
+            not_first: all & !first,
+            not_last: all & !last,
+        }
+    }
+
+    /// The cells next to some cell of `set`.
+    fn near(&self, set: u128) -> u128 {
+        (up(set & self.not_last, 1)
+            | down(set & self.not_first, 1)
+            | up(set, self.width)
+            | down(set, self.width))
+            & self.all
+    }
+}
+
+/// A side of a cell: the cells whose neighbour on that side is present, the shift from a cell
+/// to that neighbour, the shift back, and by how much.
+type Side = (
+    u128,
+    fn(u128, usize) -> u128,
+    fn(u128, usize) -> u128,
+    usize,
+);
+
+impl Grid {
+    /// For games whose only move takes two adjacent cells: `set` without all but one of the
+    /// tufts of each cell (a tuft: a cell with one neighbour in `set`). A tuft is covered only
+    /// with its neighbour, and once that neighbour is covered, by whatever move, its tufts are
+    /// lone cells with no move: so the options of the set and of the set without the second
+    /// tuft are the same games, one for one, and so are their values (by induction).
+    pub(super) fn without_twin_tufts(&self, set: u128) -> u128 {
+        let w = self.width;
+        let right = set & down(set, 1) & self.not_last;
+        let left = set & up(set, 1) & self.not_first;
+        let below = set & down(set, w);
+        let above = set & up(set, w);
+        let odd = right ^ left ^ below ^ above;
+        let two = (right & left) | (below & above) | ((right | left) & (below | above));
+        let tufts = odd & !two;
+        let mut seen = 0;
+        let mut twins = 0;
+        let sides: [Side; 4] = [
+            (right, up, down, 1),
+            (left, down, up, 1),
+            (below, up, down, w),
+            (above, down, up, w),
+        ];
+        for (side, to, back, by) in sides {
+            let near = to(tufts & side, by);
+            twins |= back(near & seen, by);
+            seen |= near;
+        }
+        set & !twins
+    }
+}
+
+/// Where the cells of a set lie.
+#[derive(Clone, Copy)]
+pub(super) enum Space<'a> {
+    Grid(Grid),
+    Graph(&'a [u128]),
+}
+
+impl Space<'_> {
+    /// The cells next to some cell of `set`.
+    fn near(&self, set: u128) -> u128 {
+        match self {
+            Space::Grid(grid) => grid.near(set),
+            Space::Graph(adjacency) => cells_of(set).fold(0, |n, c| n | adjacency[c]),
+        }
+    }
+
+    /// `set` without twin tufts ([`Grid::without_twin_tufts`]) on a grid, else `set`.
+    pub(super) fn without_twin_tufts(&self, set: u128) -> u128 {
+        match self {
+            Space::Grid(grid) => grid.without_twin_tufts(set),
+            Space::Graph(_) => set,
+        }
+    }
+
+    /// The connected parts of `set` (none when it is empty), each passed to `part`.
+    pub(super) fn parts(&self, set: u128, part: &mut impl FnMut(u128)) {
+        let mut left = set;
+        while left != 0 {
+            let mut grown = left & left.wrapping_neg();
+            let mut frontier = grown;
+            while frontier != 0 {
+                frontier = self.near(frontier) & left & !grown;
+                grown |= frontier;
+            }
+            left &= !grown;
+            part(grown);
+        }
+    }
+
+    /// Calls `option` with the set each move of `kinds` leaves of `set`, until it says to stop
+    /// (`false`).
+    pub(super) fn options(
+        &self,
+        kinds: &[CellMove],
+        set: u128,
+        option: &mut impl FnMut(u128) -> bool,
+    ) {
+        for &kind in kinds {
+            let go_on = match kind {
+                CellMove::RemoveOne => cells_of(set).all(|c| option(set & !bit(c))),
+                CellMove::RemoveWithNeighbours => {
+                    cells_of(set).all(|c| option(set & !(bit(c) | self.near(bit(c)))))
+                }
+                CellMove::RemoveAdjacentPair => match self {
+                    Space::Grid(grid) => {
+                        let across = set & down(set, 1) & grid.not_last;
+                        let along = set & down(set, grid.width);
+                        cells_of(across).all(|c| option(set & !(bit(c) | bit(c + 1))))
+                            && cells_of(along)
+                                .all(|c| option(set & !(bit(c) | bit(c + grid.width))))
+                    }
+                    Space::Graph(adjacency) => cells_of(set).all(|c| {
+                        let later = adjacency[c] & set & !low(c + 1);
+                        cells_of(later).all(|d| option(set & !(bit(c) | bit(d))))
+                    }),
+                },
+            };
+            if !go_on {
+                return;
+            }
+        }
+    }
+
+    /// How many moves of `kinds` `set` has.
+    pub(super) fn count_options(&self, kinds: &[CellMove], set: u128) -> u32 {
+        let mut count = 0;
+        for &kind in kinds {
+            count += match (kind, self) {
+                (CellMove::RemoveOne | CellMove::RemoveWithNeighbours, _) => set.count_ones(),
+                (CellMove::RemoveAdjacentPair, Space::Grid(grid)) => {
+                    (set & down(set, 1) & grid.not_last).count_ones()
+                        + (set & down(set, grid.width)).count_ones()
+                }
+                (CellMove::RemoveAdjacentPair, Space::Graph(adjacency)) => cells_of(set)
+                    .map(|c| (adjacency[c] & set & !low(c + 1)).count_ones())
+                    .sum(),
+            };
+        }
+        count
+    }
+
+    /// The region `part` (a connected part of a set in this space) is stored under.
+    pub(super) fn region(&self, part: u128, symmetric: bool) -> Region {
+        match self {
+            Space::Grid(grid) => {
+                let (width, height, cells) = crop(grid.width, part);
+                let (width, height, cells) = if symmetric {
+                    least_image(width, height, cells)
+                } else {
+                    (width, height, cells)
+                };
+                Region::Grid {
+                    width: width as u8,
+                    height: height as u8,
+                    cells,
+                }
+            }
+            Space::Graph(adjacency) => {
+                let rank = |v: usize| (part & (bit(v) - 1)).count_ones() as usize;
+                Region::Graph(
+                    cells_of(part)
+                        .map(|v| cells_of(adjacency[v] & part).fold(0, |row, u| row | bit(rank(u))))
+                        .collect(),
+                )
+            }
+        }
+    }
+}
+
+/// What copying the opponent's move turned half round says of a grid region, for games whose
+/// moves take one cell (`one`) or two adjacent cells (`pairs`), nothing else: `Some(true)`, the
+/// region is worth 0; `Some(false)`, it is not (a move leaves a region worth 0); `None`,
+/// nothing.
+///
+/// When the region is its own image under the half turn and no move is its own image (no cell
+/// is fixed: the box is not odd by odd, or its middle cell is missing; and no pair is: the
+/// box is not odd by even, or one of its two middle cells is missing), the second player
+/// answers each move by its image, which is still there (the region was symmetric and the two
+/// moves share no cell), so the first player runs out of moves first: the value is 0. When the
+/// one move that is its own image is there, it leaves such a region, so the value is not 0.
+pub(super) fn mirrored(region: &Region, one: bool, pairs: bool) -> Option<bool> {
+    let Region::Grid {
+        width,
+        height,
+        cells,
+    } = *region
+    else {
+        return None;
+    };
+    let (w, h) = (usize::from(width), usize::from(height));
+    if turned(w, h, cells) != cells {
+        return None;
+    }
+    match (w % 2 == 1, h % 2 == 1) {
+        (false, false) => Some(true),
+        (true, true) => {
+            let centre = bit(h / 2 * w + w / 2);
+            if cells & centre == 0 {
+                Some(true)
+            } else if one {
+                Some(false)
+            } else {
+                None
+            }
+        }
+        (odd_width, _) => {
+            let (a, b) = if odd_width {
+                let a = (h / 2 - 1) * w + w / 2;
+                (a, a + w)
+            } else {
+                let a = h / 2 * w + w / 2 - 1;
+                (a, a + 1)
+            };
+            let middle = bit(a) | bit(b);
+            Some(!(pairs && cells & middle == middle))
+        }
+    }
+}
+
+/// A stored region as a set of cells and the space its cells lie in.
+pub(super) fn unpack(region: &Region) -> (Space<'_>, u128) {
+    match *region {
+        Region::Grid {
+            width,
+            height,
+            cells,
+        } => (Space::Grid(Grid::new(width.into(), height.into())), cells),
+        Region::Graph(ref rows) => (Space::Graph(rows), full(rows.len())),
+    }
+}
+
+/// A nonempty set of a grid `board_width` wide, cropped to its bounding box: (width, height,
+/// the cells row by row).
+fn crop(board_width: usize, set: u128) -> (usize, usize, u128) {
+    let top = set.trailing_zeros() as usize / board_width;
+    let bottom = (127 - set.leading_zeros() as usize) / board_width;
+    let row = low(board_width);
+    let columns = (top..=bottom).fold(0, |m, r| m | (down(set, r * board_width) & row));
+    let left = columns.trailing_zeros() as usize;
+    let width = 128 - columns.leading_zeros() as usize - left;
+    let height = bottom + 1 - top;
+    let keep = low(width);
+    let cells = (0..height).fold(0, |c, r| {
+        c | up(down(set, (top + r) * board_width + left) & keep, r * width)
+    });
+    (width, height, cells)
+}
+
+/// The rows of a `width` by `height` box in the opposite order (a reflection top to bottom).
+fn rows_reversed(width: usize, height: usize, cells: u128) -> u128 {
+    let keep = low(width);
+    (0..height).fold(0, |c, r| {
+        c | up(down(cells, r * width) & keep, (height - 1 - r) * width)
+    })
+}
+
+/// A `width` by `height` box turned half round: the order of its cells reversed.
+fn turned(width: usize, height: usize, cells: u128) -> u128 {
+    cells.reverse_bits() >> (128 - width * height)
+}
+
+/// A `width` by `height` box transposed (it becomes `height` wide).
+fn transposed(width: usize, height: usize, cells: u128) -> u128 {
+    let keep = low(width);
+    (0..height).fold(0, |t, r| {
+        cells_of(down(cells, r * width) & keep).fold(t, |t, c| t | bit(c * height + r))
+    })
+}
+
+/// The least of the eight images of a box under reflection and rotation, compared as (width,
+/// height, cells): the narrower orientation, then the least set of the four images in it.
+fn least_image(width: usize, height: usize, cells: u128) -> (usize, usize, u128) {
+    let four = |w: usize, h: usize, c: u128| {
+        let flipped = rows_reversed(w, h, c);
+        c.min(turned(w, h, c))
+            .min(flipped)
+            .min(turned(w, h, flipped))
+    };
+    match width.cmp(&height) {
+        std::cmp::Ordering::Less => (width, height, four(width, height, cells)),
+        std::cmp::Ordering::Greater => {
+            let t = transposed(width, height, cells);
+            (height, width, four(height, width, t))
+        }
+        std::cmp::Ordering::Equal => {
+            let t = transposed(width, height, cells);
+            let least = four(width, height, cells).min(four(width, height, t));
+            (width, height, least)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where a cell goes under each of the eight transforms, cell by cell: (the image's width,
+    /// the cell's index in it).
+    fn image(t: u8, width: usize, height: usize, row: usize, column: usize) -> (usize, usize) {
+        let c = if t & 1 == 0 {
+            column
+        } else {
+            width - 1 - column
+        };
+        let r = if t & 2 == 0 { row } else { height - 1 - row };
+        if t & 4 == 0 {
+            (width, r * width + c)
+        } else {
+            (height, c * height + r)
+        }
+    }
+
+    #[test]
+    fn the_least_image_is_the_least_of_the_eight_cell_by_cell() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..3000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let width = 1 + (x % 9) as usize;
+            let height = 1 + ((x >> 8) % (128 / width).min(9) as u64) as usize;
+            let cells = (u128::from(x) | u128::from(x.rotate_left(29)) << 64) & low(width * height);
+            if cells == 0 {
+                continue; // a region is never empty
+            }
+            let plain = (0..8)
+                .map(|t| {
+                    let mut w = width;
+                    let mut set = 0;
+                    for i in cells_of(cells) {
+                        let (iw, index) = image(t, width, height, i / width, i % width);
+                        w = iw;
+                        set |= bit(index);
+                    }
+                    (w, width * height / w, set)
+                })
+                .min()
+                .unwrap();
+            assert_eq!(
+                least_image(width, height, cells),
+                plain,
+                "{width} x {height}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_set_is_cropped_to_its_box() {
+        // On a 5-wide board: cells (1, 2), (2, 1), (2, 3), (3, 2).
+        let set = bit(7) | bit(11) | bit(13) | bit(17);
+        assert_eq!(crop(5, set), (3, 3, bit(1) | bit(3) | bit(5) | bit(7)));
+        let grid = Grid::new(5, 4);
+        let mut parts = Vec::new();
+        Space::Grid(grid).parts(set | bit(12), &mut |p| parts.push(p));
+        assert_eq!(parts, vec![set | bit(12)]);
+        parts.clear();
+        Space::Grid(grid).parts(bit(4) | bit(5), &mut |p| parts.push(p));
+        assert_eq!(
+            parts,
+            vec![bit(4), bit(5)],
+            "no wrap from a row's end to the next"
+        );
+    }
+}
