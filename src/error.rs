@@ -578,8 +578,8 @@ pub struct Origin {
     pub text: String,
 }
 
-impl From<crate::game::heap::CacheWarning> for Error {
-    fn from(warning: crate::game::heap::CacheWarning) -> Error {
+impl From<crate::game::cache_folder::CacheWarning> for Error {
+    fn from(warning: crate::game::cache_folder::CacheWarning) -> Error {
         let (action, help) = if let Some(kept) = warning.kept {
             (
                 "kept the sound part of the cache file".to_string(),

@@ -165,7 +165,7 @@ impl Session {
 
     /// Sets the folder where heap sequences are kept as they grow, or none, for every
     /// computation from now on.
-    pub fn set_cache(&mut self, cache: Option<std::sync::Arc<game::heap::Cache>>) {
+    pub fn set_cache(&mut self, cache: Option<std::sync::Arc<game::cache_folder::Cache>>) {
         if let Some(engine) = eval::expr::Host::engine(&mut self.interpreter) {
             engine.limits.cache = cache;
         }

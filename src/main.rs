@@ -6,7 +6,7 @@ use std::sync::Arc;
 use clap::Parser;
 use grundy::error::{render, Error, Origin};
 use grundy::files::Root;
-use grundy::game::heap::Cache;
+use grundy::game::cache_folder::Cache;
 use grundy::game::Limits;
 use grundy::repl::{terminal, Backend};
 use grundy::Order::{Each, Whole};

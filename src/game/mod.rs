@@ -3,6 +3,8 @@
 
 pub(crate) mod arithmetic_splits;
 pub(crate) mod budget;
+pub mod cache_folder;
+pub(crate) mod cache_key;
 pub mod cells;
 pub(crate) mod engine;
 pub(crate) mod equal_games;
@@ -239,7 +241,7 @@ pub struct Limits {
     /// small sweeps never pay for threads.
     pub spread_after: Duration,
     /// Where heap sequences are kept on disk as they grow, to resume from (`--cache DIR`).
-    pub cache: Option<Arc<heap::Cache>>,
+    pub cache: Option<Arc<cache_folder::Cache>>,
     /// Where the program may read and write files, and where its relative paths start.
     pub root: crate::files::Root,
 }

@@ -15,7 +15,7 @@ use crate::error::{render, Error};
 use crate::eval::expr::Host;
 use crate::eval::types::Ty;
 use crate::files::{self, Access};
-use crate::game::heap::Cache;
+use crate::game::cache_folder::Cache;
 use crate::game::{Limits, Method};
 use crate::syntax;
 use crate::syntax::ast::{Expr, StmtKind};

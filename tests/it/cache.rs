@@ -10,7 +10,8 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use grundy::game::heap::{Cache, CacheKey, HeapSequence};
+use grundy::game::cache_folder::{Cache, CacheKey};
+use grundy::game::heap::HeapSequence;
 use grundy::game::Limits;
 use grundy::repl::{Answer, Backend, Reply};
 use grundys_rules::grundys_rules;

@@ -18,7 +18,7 @@
 //! taken), and the next save cuts the file before that chunk and writes them again.
 //!
 //! Only values this installation computed are taken: each chunk carries an HMAC-SHA256 under
-//! the installation's secret ([`super::cache_key`]), and a chunk whose MAC fails (a file copied
+//! the installation's secret ([`crate::game::cache_key`]), and a chunk whose MAC fails (a file copied
 //! from another machine, or edited, its CRC recomputed) is treated as a damaged one: its values
 //! and those after it are computed again, with a warning, and the next save writes them again,
 //! signed. Each value taken is also checked to be one the game can have (at most the number of
@@ -36,22 +36,19 @@
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::cache_file::{
     cell_value, read_chunk, read_header, write_chunks, write_header, Chunk, Signer,
 };
-use super::cache_key::CacheKey;
 use super::options::CanonicalMoves;
 use super::values::with_slice;
 use super::{HeapRules, HeapSequence};
-use crate::files::{self, Access, Refused, Root};
+use crate::files::Access;
+use crate::game::cache_folder::Cache;
 use crate::game::Limits;
-
-/// How often a growing sequence is saved by default (longer when saving itself takes long).
-const SAVE_EVERY: Duration = Duration::from_secs(5);
 
 /// Saving waits at least this many times as long as the last save took.
 const SAVE_COST_FACTOR: u32 = 10;
@@ -59,95 +56,6 @@ const SAVE_COST_FACTOR: u32 = 10;
 /// Below this many values, a sequence is saved only when its computation stops or the run ends,
 /// or when it is due; from it on, also each time it has doubled.
 const SAVE_DOUBLING_FROM: usize = 1 << 16;
-
-/// A folder where heap sequences are kept as they grow, with the warnings about its files that
-/// nobody has read yet.
-#[derive(Debug)]
-pub struct Cache {
-    dir: PathBuf,
-    /// The folder, following no link.
-    root: Root,
-    secret: CacheKey,
-    /// How often a growing sequence is saved, at least.
-    pub save_every: Duration,
-    warnings: Mutex<Vec<CacheWarning>>,
-}
-
-/// A cache file that was ignored, or could not be written, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CacheWarning {
-    pub path: PathBuf,
-    pub reason: String,
-    /// Whether the file was read and ignored (else: a save failed).
-    pub ignored: bool,
-    /// When only its tail was damaged: how many values before it were kept.
-    pub kept: Option<usize>,
-}
-
-impl Cache {
-    /// The cache in folder `dir`, which is created if missing, signed with this installation's
-    /// secret. A `dir` that is a link is refused.
-    pub fn open(dir: &Path) -> io::Result<Cache> {
-        Cache::with_key(dir, CacheKey::installation()?)
-    }
-
-    /// The cache in folder `dir`, signed with `secret`.
-    pub fn with_key(dir: &Path, secret: CacheKey) -> io::Result<Cache> {
-        let root = Root::sealed(dir).map_err(|refused| match refused {
-            Refused::Io(e) => e,
-            refused => io::Error::other(format!(
-                "{refused}: name the folder it leads to, or another one"
-            )),
-        })?;
-        Ok(Cache {
-            dir: dir.to_path_buf(),
-            root,
-            secret,
-            save_every: SAVE_EVERY,
-            warnings: Mutex::default(),
-        })
-    }
-
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    /// The file that holds the values of the sequence with these rules.
-    pub fn path_of(&self, rules: &HeapRules) -> PathBuf {
-        self.dir.join(file_name(rules))
-    }
-
-    /// Opens the file of these rules in the folder.
-    fn open_file(&self, rules: &HeapRules, access: Access) -> io::Result<File> {
-        match files::open(&self.root, Path::new(&file_name(rules)), access) {
-            Ok(opened) => Ok(opened.file),
-            Err(Refused::Io(e)) => Err(e),
-            Err(refused) => Err(io::Error::other(format!(
-                "{refused}: the cache is not written through links"
-            ))),
-        }
-    }
-
-    /// The warnings since the last call, oldest first.
-    pub fn take_warnings(&self) -> Vec<CacheWarning> {
-        std::mem::take(&mut *self.warnings.lock().unwrap_or_else(|e| e.into_inner()))
-    }
-
-    /// A warning about the file at `path`: read and ignored (`kept` values taken before a
-    /// damaged tail, or `None` for the whole file), or not written.
-    fn warn(&self, path: &Path, reason: String, ignored: bool, kept: Option<usize>) {
-        let warning = CacheWarning {
-            path: path.to_path_buf(),
-            reason,
-            ignored,
-            kept,
-        };
-        self.warnings
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(warning);
-    }
-}
 
 /// What a sequence knows of its file in the cache in use.
 #[derive(Debug, Default)]
@@ -190,7 +98,7 @@ impl HeapSequence {
         {
             return;
         }
-        let path = cache.path_of(&self.rules);
+        let path = cache.path_of(&file_name(&self.rules));
         let mut tracker = Tracker {
             cache: Some(cache.clone()),
             ..Tracker::default()
@@ -240,7 +148,7 @@ impl HeapSequence {
         if !due {
             return;
         }
-        let path = cache.path_of(&self.rules);
+        let path = cache.path_of(&file_name(&self.rules));
         let start = Instant::now();
         match self.append_to_file(&cache) {
             Ok(()) => {
@@ -265,8 +173,8 @@ impl HeapSequence {
     /// its header is not this game's.
     fn read_file(&mut self, cache: &Cache, limits: &Limits) -> Result<Option<SoundPart>, String> {
         let key = canonical_key(&self.rules);
-        let signer = Signer::new(&cache.secret, &key);
-        let file = match cache.open_file(&self.rules, Access::Read) {
+        let signer = Signer::new(cache.secret(), &key);
+        let file = match cache.open_file(&file_name(&self.rules), Access::Read) {
             Ok(file) => file,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(format!("it cannot be read: {e}")),
@@ -352,8 +260,8 @@ impl HeapSequence {
     /// not this game's (or not a cache file) is written again from its header.
     fn append_to_file(&mut self, cache: &Cache) -> io::Result<()> {
         let key = canonical_key(&self.rules);
-        let signer = Signer::new(&cache.secret, &key);
-        let mut file = cache.open_file(&self.rules, Access::Update)?;
+        let signer = Signer::new(cache.secret(), &key);
+        let mut file = cache.open_file(&file_name(&self.rules), Access::Update)?;
         file.lock()?;
         let size = file.metadata()?.len();
         let header = read_header(&mut BufReader::new(&file), &key, size);

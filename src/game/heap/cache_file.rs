@@ -16,14 +16,14 @@
 //! cut) from a chunk that is whole but not signed by this installation: one copied from another
 //! machine, or edited. The MAC covers the game's key and the heap of the first value, so a
 //! signed chunk cannot be moved to another game or another place either
-//! ([`super::cache_key`] says where the secret is).
+//! ([`crate::game::cache_key`] says where the secret is).
 
 use std::io::{self, Read, Write};
 
 use hmac::{KeyInit, Mac};
 
-use super::cache_key::CacheKey;
 use super::values::Cell;
+use crate::game::cache_key::CacheKey;
 
 const MAGIC: &[u8; 8] = b"GRUNDYHS";
 const FORMAT: u32 = 3;

@@ -1,5 +1,5 @@
-//! The secret of this installation that signs the chunks of its cache files (see
-//! [`super::cache_file`]): 32 random bytes in the user's data folder (`grundy/cache-key`), made
+//! The secret of this installation that signs the chunks of its cache files (see the heap
+//! wing's `cache_file`): 32 random bytes in the user's data folder (`grundy/cache-key`), made
 //! on first use, readable by its owner only.
 //!
 //! A cache file is something people copy and share, and a CRC only finds accidents: whoever edits
