@@ -36,7 +36,7 @@ enum Kind {
 const NAMES: [(Kind, &[&str]); 4] = [
     (Kind::Cram, &["cram1", "cram2", "cram3"]),
     (Kind::Kayles, &["kayles1", "kayles2", "kayles3"]),
-    (Kind::Remove, &["remove1", "remove2"]),
+    (Kind::Remove, &["remove1", "remove2", "remove3"]),
     (Kind::Lonely, &["lonely"]),
 ];
 
