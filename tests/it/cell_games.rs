@@ -17,7 +17,7 @@ game cram2 on cells c { for x in c, y in neighbours(c, x) if y in c { c -= x; c 
 game cram3 on cells c { for x in c, y in neighbours(c, x) if x < y if y in c { c -= {y, x} } }
 game kayles1 on cells c { for x in c { c -= neighbours(c, x); c -= x } }
 game kayles2 on cells c { for x in c { c -= {x}; c -= neighbours(c, x) } }
-game kayles3 on cells c { for x in c if x in c { c -= {x} } for x in c { c -= neighbours(c, x); c -= {x} } }
+game kayles3 on cells c { for x in c if x in c { c -= neighbours(c, x); c -= {x} } }
 game remove1 on cells c { for x in c { c -= {x} } }
 game remove2 on cells c { for x in c { c -= x } }
 game remove3 on cells c { for x in c if x in c { c = c - {x} } }
@@ -36,7 +36,7 @@ enum Kind {
 const NAMES: [(Kind, &[&str]); 4] = [
     (Kind::Cram, &["cram1", "cram2", "cram3"]),
     (Kind::Kayles, &["kayles1", "kayles2", "kayles3"]),
-    (Kind::Remove, &["remove1", "remove2"]),
+    (Kind::Remove, &["remove1", "remove2", "remove3"]),
     (Kind::Lonely, &["lonely"]),
 ];
 
@@ -96,7 +96,13 @@ fn random_grid(random: &mut Random) -> TestBoard {
         let rows: Vec<String> = (0..height)
             .map(|r| {
                 let row: String = (0..width)
-                    .map(|c| if set >> (r * width + c) & 1 == 1 { '.' } else { '#' })
+                    .map(|c| {
+                        if set >> (r * width + c) & 1 == 1 {
+                            '.'
+                        } else {
+                            '#'
+                        }
+                    })
                     .collect();
                 format!("{row:?}")
             })
@@ -114,7 +120,10 @@ fn random_graph(random: &mut Random) -> TestBoard {
     let mut near = vec![0u32; n];
     let mut edges = Vec::new();
     for _ in 0..random.below(2 * n as u64 + 1) {
-        let (a, b) = (random.below(n as u64) as usize, random.below(n as u64) as usize);
+        let (a, b) = (
+            random.below(n as u64) as usize,
+            random.below(n as u64) as usize,
+        );
         edges.push(format!("[{a}, {b}]"));
         if a != b {
             near[a] |= 1 << b;
@@ -152,7 +161,10 @@ fn printed(session: &mut Session, statement: &str) -> String {
 
 /// The values of `game` at these positions, in one statement.
 fn values(session: &mut Session, game: &str, boards: &[String]) -> Vec<u32> {
-    let asked: Vec<String> = boards.iter().map(|b| format!("grundy({game}[{b}])")).collect();
+    let asked: Vec<String> = boards
+        .iter()
+        .map(|b| format!("grundy({game}[{b}])"))
+        .collect();
     let text = printed(session, &format!("print [{}]", asked.join(", ")));
     text.trim_matches(['[', ']'])
         .split(", ")
@@ -185,7 +197,11 @@ fn the_games_have_the_brute_force_values_natively_and_walked() {
             let truth = brute_force(&board.near, kind);
             let expected: Vec<u32> = sets.iter().map(|&s| truth[s as usize]).collect();
             for game in games {
-                assert_eq!(values(&mut native, game, &written), expected, "{game} {written:?}");
+                assert_eq!(
+                    values(&mut native, game, &written),
+                    expected,
+                    "{game} {written:?}"
+                );
                 grundy::interpret_only(true);
                 let plain = values(&mut walked, game, &written);
                 grundy::interpret_only(false);
@@ -228,10 +244,16 @@ fn the_three_moves_are_routed_to_the_cells_solver_and_others_are_not() {
 fn a_board_of_parts_is_the_sum_of_its_parts() {
     let mut s = session();
     for game in ["cram1", "kayles1", "remove1"] {
-        let whole = printed(&mut s, &format!("grundy {game}[grid([\"...#..\", \"...#..\", \"####..\"])]"));
+        let whole = printed(
+            &mut s,
+            &format!("grundy {game}[grid([\"...#..\", \"...#..\", \"####..\"])]"),
+        );
         let a = printed(&mut s, &format!("grundy {game}[grid(3, 2)]"));
         let b = printed(&mut s, &format!("grundy {game}[grid(2, 3)]"));
-        let sum = printed(&mut s, &format!("grundy {game}[grid(3, 2)] + {game}[grid(2, 3)]"));
+        let sum = printed(
+            &mut s,
+            &format!("grundy {game}[grid(3, 2)] + {game}[grid(2, 3)]"),
+        );
         let xor = a.parse::<u32>().unwrap() ^ b.parse::<u32>().unwrap();
         assert_eq!(whole, xor.to_string(), "{game}");
         assert_eq!(sum, xor.to_string(), "{game}");
@@ -254,11 +276,23 @@ fn cram_has_the_published_nimbers_through_the_language() {
 #[test]
 fn positions_and_options_read_back_in() {
     let mut s = session();
-    assert_eq!(printed(&mut s, "print cram1[grid(3, 2)]"), "cram1[grid(3, 2)]");
+    assert_eq!(
+        printed(&mut s, "print cram1[grid(3, 2)]"),
+        "cram1[grid(3, 2)]"
+    );
     let options = printed(&mut s, "print options(cram1[grid([\"..#\", \"...\"])])");
-    assert!(options.contains("cram1[grid([\"###\", \"...\"])]"), "{options}");
-    let graph = printed(&mut s, "print kayles1[vertices(4, [[0, 1], [1, 2], [2, 3]]) - {3}]");
-    assert_eq!(graph, "kayles1[vertices(4, [[0, 1], [1, 2], [2, 3]]) - {3}]");
+    assert!(
+        options.contains("cram1[grid([\"###\", \"...\"])]"),
+        "{options}"
+    );
+    let graph = printed(
+        &mut s,
+        "print kayles1[vertices(4, [[0, 1], [1, 2], [2, 3]]) - {3}]",
+    );
+    assert_eq!(
+        graph,
+        "kayles1[vertices(4, [[0, 1], [1, 2], [2, 3]]) - {3}]"
+    );
     for shown in [&options, &graph] {
         let again = printed(&mut s, &format!("print {shown} == {shown}"));
         assert!(again == "true" || again.starts_with('['), "{again}");
@@ -294,10 +328,16 @@ fn a_graph_read_from_a_file_is_the_graph_written_out() {
 
 #[test]
 fn a_board_over_128_cells_is_refused() {
-    for board in ["grid(12, 11)", "vertices(129, [])", "grid(repeat(\".\", 129))"] {
-        let error = grundy::run_to_string("cells", &format!("{GAMES}\ngrundy cram1[{board}]")).unwrap_err();
+    for board in [
+        "grid(12, 11)",
+        "vertices(129, [])",
+        "grid(repeat(\".\", 129))",
+    ] {
+        let error =
+            grundy::run_to_string("cells", &format!("{GAMES}\ngrundy cram1[{board}]")).unwrap_err();
         assert!(error.contains("grundy::too_many_cells"), "{board}: {error}");
     }
-    let fits = grundy::run_to_string("cells", &format!("{GAMES}\ngrundy remove1[grid(16, 8)]")).unwrap();
+    let fits =
+        grundy::run_to_string("cells", &format!("{GAMES}\ngrundy remove1[grid(16, 8)]")).unwrap();
     assert_eq!(fits, "0\n");
 }

@@ -7,6 +7,8 @@ mod support;
 mod architecture;
 // the heap-sequence cache: resume, damage, forgery, sharing
 mod cache;
+// Cram, Node Kayles and remove-a-cell written in the language, native and walked, against brute force
+mod cell_games;
 // games on cells: boards and graphs against a brute force, parts, symmetry, Cram's nimbers
 mod cells;
 // the command line: files, -e, standard input, exit codes, Ctrl-C

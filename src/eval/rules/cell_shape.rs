@@ -5,7 +5,8 @@
 //! are `x in c` and, for a pair, `y in neighbours(c, x)`; its guards and condition are a
 //! conjunction of memberships (`y in c`) and orderings of the pair (`y > x`, `x < y`,
 //! `x != y`); its updates remove cells from `c` (`c -= {x, y}`, `c -= x`,
-//! `c -= neighbours(c, x)`, in any order and grouping). What it removes, as a set of atoms
+//! `c -= neighbours(c, x)`, in any order and grouping, or as `c = c - {x} - y`).
+//! What it removes, as a set of atoms
 //! (`x`, `y`, the neighbours of `x`), says the move:
 //!
 //! - `{x}` with one binder: remove a cell ([`CellMove::RemoveOne`]);
@@ -110,10 +111,16 @@ fn cell_move(state: &str, rule: &Rule) -> Option<CellMove> {
     }
     let mut removed = Removed::default();
     for update in &rule.updates {
-        if update.target.name != state || update.index.is_some() || update.op != UpdateOp::Sub {
+        if update.target.name != state || update.index.is_some() {
             return None;
         }
-        removes(&update.value, &names, &mut removed, true)?;
+        match update.op {
+            UpdateOp::Sub => removes(&update.value, &names, &mut removed, true)?,
+            // Updates apply in order, each to the state the ones before it left, so
+            // `c = c - A - B` is `c -= A; c -= B` wherever it stands.
+            UpdateOp::Assign => differences(&update.value, &names, &mut removed)?,
+            UpdateOp::Add => return None,
+        }
     }
     if asked.y_above && asked.y_below {
         return None;
@@ -193,6 +200,18 @@ fn conjuncts(expr: &Expr, names: &Names<'_>, asked: &mut Asked) -> Option<()> {
         }
         _ => None,
     }
+}
+
+/// Reads the value of `c = c - A - B` as the cells `A` and `B` removed (each read as the value
+/// of `c -= A` is); `None` for anything else.
+fn differences(expr: &Expr, names: &Names<'_>, removed: &mut Removed) -> Option<()> {
+    let ExprKind::Binary(BinaryOp::Sub, left, right) = &expr.kind else {
+        return None;
+    };
+    if !is_var(left, names.state) {
+        differences(left, names, removed)?;
+    }
+    removes(right, names, removed, true)
 }
 
 /// Reads the value of `c -= VALUE` as cells removed: a cell (`x`, `y`), a set of cells
