@@ -364,14 +364,17 @@ fn the_officers_sequence_of_10_to_the_7_stops_within_the_limit() {
     stops_within_the_limit("sequence officers 0..=10^7", "grundy::memory_limit");
 }
 
+/// A check each of whose cases searches a little further: the table of a million states and more
+/// does not fit.
+const GROWING_CHECK: &str = "game g on (a, b) {\n  if a > 0 { a -= 1 }\n  if b > 0 { b -= 1 }\n}\n\
+                             check grundy(g[a, b]) >= 0 for a in 0..2, b in 0..600000";
+
 #[test]
 fn a_check_of_a_growing_search_stops_within_the_limit() {
     // Each case searches a little further: the table of a million states and more does not
     // fit. A value written over a state's mark in a full table made hashbrown grow it first
     // (it reserves before it looks), unchecked: 104 MiB under a limit of 64.
-    let source = "game g on (a, b) {\n  if a > 0 { a -= 1 }\n  if b > 0 { b -= 1 }\n}\n\
-                  check grundy(g[a, b]) >= 0 for a in 0..2, b in 0..600000";
-    stops_within_the_limit_with(&["--threads", "1"], source, "grundy::memory_limit");
+    stops_within_the_limit_with(&["--threads", "1"], GROWING_CHECK, "grundy::memory_limit");
 }
 
 #[test]
@@ -429,9 +432,7 @@ fn a_check_of_a_growing_search_on_two_threads_stops_within_the_limit() {
     // The same on two workers: each one's stack was unseen by the other, the cases queued for
     // them and the shards taken back into the tables were not counted, and glibc kept freed
     // tables in its heaps: 112 MiB under a limit of 64.
-    let source = "game g on (a, b) {\n  if a > 0 { a -= 1 }\n  if b > 0 { b -= 1 }\n}\n\
-                  check grundy(g[a, b]) >= 0 for a in 0..2, b in 0..600000";
-    stops_within_the_limit_with(&["--threads", "2"], source, "grundy::memory_limit");
+    stops_within_the_limit_with(&["--threads", "2"], GROWING_CHECK, "grundy::memory_limit");
 }
 
 #[test]
