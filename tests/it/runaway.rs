@@ -442,3 +442,13 @@ fn cram_on_a_large_board_stops_at_the_memory_limit() {
         "grundy::memory_limit",
     );
 }
+
+#[test]
+fn a_state_list_built_by_compiled_rules_stops_at_the_memory_limit() {
+    // The list of the whole-state assignment, the copy the rules change and the search's copy
+    // of the child were not counted: 99 MiB under a limit of 64 (a list of 24 MB).
+    stops_within_the_limit(
+        "game rp on h[] { if len(h) < 2 { h = h ++ repeat(7, 3 * 10^6) } }\ngrundy rp[[]]",
+        "grundy::memory_limit",
+    );
+}
