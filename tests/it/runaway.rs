@@ -452,3 +452,34 @@ fn a_state_list_built_by_compiled_rules_stops_at_the_memory_limit() {
         "grundy::memory_limit",
     );
 }
+
+#[test]
+fn a_list_built_inside_a_function_stops_at_the_memory_limit() {
+    stops_within_the_limit(
+        "let f(n) = len([k for k in 0..n])\nprint f(10^8)",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn a_list_not_yet_assigned_stops_at_the_memory_limit() {
+    stops_within_the_limit("print len([k for k in 0..10^8])", "grundy::memory_limit");
+}
+
+#[test]
+fn two_finished_lists_not_assigned_count_together() {
+    // Each list of 10^6 (32 MB) fits alone; both are held while they are compared.
+    stops_within_the_limit(
+        "let f(n) = [k for k in 0..n]\nprint f(10^6) == f(10^6)",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn lists_built_by_a_recursive_function_count_together() {
+    // Each call's list of 10^5 fits; the lists of the calls still running do not.
+    stops_within_the_limit(
+        "let f(n) = if n == 0 then [] else f(n - 1) ++ [[k for k in 0..10^5]]\nprint len(f(100))",
+        "grundy::memory_limit",
+    );
+}
