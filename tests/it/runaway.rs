@@ -500,3 +500,14 @@ fn a_table_of_wythoff_too_large_stops_within_a_limit_of_256() {
         "grundy::memory_limit",
     );
 }
+
+#[test]
+fn the_genera_kept_count_while_a_misere_outcome_is_searched() {
+    // The genera of 490,000 sums fill most of the limit; while the outcome of other sums was
+    // searched, they were not counted: it answered, at 78 MiB under a limit of 64.
+    stops_within_the_limit(
+        "game ch on (n, t) { if n > 0 { n -= 1 } }\ngenus ch[700, 0] + ch[700, 1]\n\
+         print outcome(misere ch[500, 2] + ch[500, 3])",
+        "grundy::memory_limit",
+    );
+}
