@@ -63,13 +63,7 @@ impl Interpreter {
                 held.set(bytes).is_ok()
             };
             if !fits(&queued, &mut held) {
-                let this = eval
-                    .host
-                    .interpreter()
-                    .expect("`check` runs on the interpreter");
-                let flow = this.run_batch(&mut pace, &queued, &work, &mut take);
-                queued.clear();
-                if let Flow::Stop = flow? {
+                if let Flow::Stop = run_queued(eval, &mut pace, &mut queued, &work, &mut take)? {
                     return Ok(Flow::Stop);
                 }
                 if !fits(&queued, &mut held) {
@@ -83,13 +77,7 @@ impl Interpreter {
             if queued.len() < pace.batch() {
                 return Ok(Flow::Continue);
             }
-            let this = eval
-                .host
-                .interpreter()
-                .expect("`check` runs on the interpreter");
-            let flow = this.run_batch(&mut pace, &queued, &work, &mut take);
-            queued.clear();
-            flow
+            run_queued(eval, &mut pace, &mut queued, &work, &mut take)
         });
         // The cases queued before an error come first, as they would on one thread.
         self.run_batch(&mut pace, &queued, &work, &mut take)?;
@@ -122,6 +110,24 @@ impl Interpreter {
             span: condition.span,
         })
     }
+}
+
+/// Runs the cases queued as one batch on the workers (from inside the sweep of the binders, on
+/// the interpreter), and empties the queue.
+fn run_queued(
+    eval: &mut Eval<'_, '_>,
+    pace: &mut sweep::Pace,
+    queued: &mut Vec<Vec<Value>>,
+    work: &sweep::Work<'_, Vec<Value>, Option<(String, String)>>,
+    take: &mut sweep::Take<'_, Vec<Value>, Option<(String, String)>>,
+) -> Result<Flow, Error> {
+    let this = eval
+        .host
+        .interpreter()
+        .expect("`check` runs on the interpreter");
+    let flow = this.run_batch(pace, queued, work, take);
+    queued.clear();
+    flow
 }
 
 /// Binds the binders of a `check` to the values of one case.

@@ -36,7 +36,7 @@ use self::rules::RuleGame;
 use self::types::{GlobalTypes, Ty};
 use self::value::{shape_of, Family, GameValue, PositionValue, Shape, Value};
 use crate::error::{Error, Origin};
-use crate::game::budget::Charge;
+use crate::game::budget::{self, Charge};
 use crate::game::graph::Graph;
 use crate::game::octal::{Base, Octal};
 use crate::game::subtraction::Subtraction;
@@ -878,16 +878,29 @@ impl Interpreter {
             answer.push(v)?;
             Ok(Flow::Continue)
         };
+        // The cells queued are held on the ledger: a batch that does not fit runs sooner.
+        let mut held = self.engine.limits.charge();
+        let fits = |queued: &Vec<[i64; 2]>, held: &mut Charge| {
+            queued.len() < queued.capacity() || held.set(budget::vector(queued, 1)).is_ok()
+        };
         for a in r0..=r1 {
             for b in c0..=c1 {
-                if pace.spreading() {
-                    queued.push([a, b]);
-                    if queued.len() >= pace.batch() {
-                        self.run_batch(&mut pace, &queued, &work, &mut take)?;
-                        queued.clear();
-                    }
-                } else {
+                if !pace.spreading() {
                     take(self, &[a, b], None)?;
+                    continue;
+                }
+                if !fits(&queued, &mut held) {
+                    self.run_batch(&mut pace, &queued, &work, &mut take)?;
+                    queued.clear();
+                    if !fits(&queued, &mut held) {
+                        take(self, &[a, b], None)?;
+                        continue;
+                    }
+                }
+                queued.push([a, b]);
+                if queued.len() >= pace.batch() {
+                    self.run_batch(&mut pace, &queued, &work, &mut take)?;
+                    queued.clear();
                 }
             }
         }

@@ -374,6 +374,7 @@ impl RuleGame {
                     display: &self.display,
                     max_elements: self.max_elements,
                     interrupted: &interrupted,
+                    memory: &self.memory,
                 };
                 return compiled.options(&env, state, emit);
             }

@@ -22,7 +22,7 @@ use super::expr::{Eval, Flow, Host};
 use super::value::{Family, GameValue, Value};
 use super::{read_globals, rules, Globals, Interpreter};
 use crate::error::Error;
-use crate::game::budget::Charge;
+use crate::game::budget::{self, Charge};
 use crate::game::{Engine, Limits};
 use crate::span::Span;
 use crate::syntax::ast::{Binder, BinderKind, Expr, ExprKind};
@@ -196,9 +196,20 @@ impl Interpreter {
         work: &Work<'_, C, R>,
         take: &mut Take<'_, C, R>,
     ) -> Result<Flow, Error> {
-        let mut results: Vec<Option<R>> = (0..cases.len()).map(|_| None).collect();
+        // The results are charged, with a round's (the open cases, the chunks of results and
+        // their concatenation): when they do not fit, the batch runs on this thread.
+        let mut held = self.engine.limits.charge();
+        let mut spread_well = held
+            .set(
+                3 * budget::boxed(cases.len() * size_of::<Option<R>>())
+                    + budget::boxed(cases.len() * size_of::<usize>()),
+            )
+            .is_ok();
+        let mut results: Vec<Option<R>> = match spread_well {
+            true => (0..cases.len()).map(|_| None).collect(),
+            false => Vec::new(),
+        };
         let mut next = 0;
-        let mut spread_well = true;
         while next < cases.len() {
             if spread_well {
                 if self.interrupted() {
@@ -215,7 +226,7 @@ impl Interpreter {
                 spread_well = 2 * count >= open.len();
             }
             while next < cases.len() {
-                let result = results[next].take();
+                let result = results.get_mut(next).and_then(Option::take);
                 let ran_here = result.is_none();
                 if ran_here && self.interrupted() {
                     return Err(Error::Interrupted);

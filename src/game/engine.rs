@@ -9,7 +9,7 @@ use super::arithmetic_splits::ArithmeticValues;
 use super::budget::Charge;
 use super::heap::HeapSequence;
 use super::loopy;
-use super::misere::{Genus, Misere};
+use super::misere::{Genus, Misere, Own};
 use super::period_pipeline::{Analysis, HeapGame, Periods};
 use super::position::{GameId, Part, PlayedOptions, Position, HUGE, MOST_OPTIONS_OF_A_HUGE_HEAP};
 use super::quotient::QuotientRun;
@@ -311,7 +311,9 @@ impl Engine {
         let loopy = self.loopy_bytes(None);
         self.keep(loopy);
         let mut misere = std::mem::take(&mut self.misere);
+        let others = misere.others(&self.limits, Own::Quotients);
         let run = misere.quotients.run(self, game, name, start, last);
+        drop(others);
         self.misere = misere;
         self.keep(loopy + self.misere.bytes());
         run

@@ -11,11 +11,12 @@ use std::fmt;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::budget::{self, Charge};
 use super::misere_loopy;
 use super::quotient::QuotientCache;
 use super::sums::{self, Components, Measure, MisereValue, Solvers, SumTable};
 use super::vocabulary::Outcome;
-use super::{budget, GameId, Part, Position, SolveError};
+use super::{GameId, Limits, Part, Position, SolveError};
 
 /// The genus of a position, in Conway's notation `g^γ0γ1...`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -141,6 +142,16 @@ impl Measure for Genera {
     }
 }
 
+/// The memo a misère search counts itself while it runs, beside the components (which the
+/// quotients do not use).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Own {
+    Values,
+    Genera,
+    LoopyOutcomes,
+    Quotients,
+}
+
 /// What the misère searches keep from one question to the next: the components met, the
 /// sums valued by misère value and by genus, the misère outcomes of loopy sums (see
 /// [`super::misere_loopy`]) with the games whose sums were found to loop, the heaps that
@@ -173,16 +184,36 @@ impl Misere {
 
     /// The bytes the memos hold, kept from one question to the next.
     pub fn bytes(&self) -> usize {
+        self.quotients.bytes() + self.beside(Own::Quotients)
+    }
+
+    /// The bytes of the memos a search that counts `own` (with the components, but for the
+    /// quotients) does not count.
+    fn beside(&self, own: Own) -> usize {
         let set = |ids: usize| budget::boxed(ids * (size_of::<GameId>() + 1));
-        self.components.bytes()
-            + self.values.bytes(None)
-            + self.value_measure.bytes()
-            + self.genera.bytes(None)
-            + self.genus_measure.bytes()
-            + self.loopy_outcomes.bytes(None)
-            + set(self.looping.capacity())
-            + budget::table(&self.star_one, false)
-            + self.quotients.bytes()
+        let mut bytes = set(self.looping.capacity()) + budget::table(&self.star_one, false);
+        if own != Own::Values {
+            bytes += self.values.bytes(None) + self.value_measure.bytes();
+        }
+        if own != Own::Genera {
+            bytes += self.genera.bytes(None) + self.genus_measure.bytes();
+        }
+        if own != Own::LoopyOutcomes {
+            bytes += self.loopy_outcomes.bytes(None);
+        }
+        match own {
+            Own::Quotients => bytes + self.components.bytes(),
+            _ => bytes + self.quotients.bytes(),
+        }
+    }
+
+    /// A charge of the memos a search that counts `own` does not count, held while it runs: a
+    /// question leaves the memos uncharged (see `Engine::with_misere`), and they must count
+    /// beside what the search holds.
+    pub(super) fn others(&self, limits: &Limits, own: Own) -> Charge {
+        let mut charge = limits.charge();
+        charge.hold(self.beside(own));
+        charge
     }
 
     /// The misère Grundy value of a position: 0 and 1 from the quotient when it settles them
@@ -206,6 +237,7 @@ impl Misere {
     /// The misère Grundy value of a sum: 1 when no move is left, else the mex of its options'.
     /// Searched on the whole sum, iteratively (see [`sums`]).
     fn sum_value(&mut self, solvers: &dyn Solvers, parts: &[Part]) -> Result<u64, SolveError> {
+        let _others = self.others(solvers.limits(), Own::Values);
         sums::number(
             solvers,
             &mut self.components,
@@ -224,6 +256,7 @@ impl Misere {
         solvers: &dyn Solvers,
         position: &Position,
     ) -> Result<Vec<u64>, SolveError> {
+        let _others = self.others(solvers.limits(), Own::Genera);
         let id = sums::number(
             solvers,
             &mut self.components,
@@ -255,7 +288,7 @@ impl Misere {
         solvers: &mut dyn Solvers,
         position: &Position,
     ) -> Result<Option<u64>, SolveError> {
-        match self.quotients.outcome(solvers, position)? {
+        match self.quotient_outcome(solvers, position)? {
             Some(Outcome::P) => return Ok(Some(0)),
             Some(_) => {}
             None => return Ok(None),
@@ -270,14 +303,21 @@ impl Misere {
             state: Box::new([one]),
         });
         Ok(
-            match self
-                .quotients
-                .outcome(solvers, &Position::new(parts, true))?
-            {
+            match self.quotient_outcome(solvers, &Position::new(parts, true))? {
                 Some(Outcome::P) => Some(1),
                 _ => None,
             },
         )
+    }
+
+    /// [`QuotientCache::outcome`], the other memos charged while it runs.
+    fn quotient_outcome(
+        &mut self,
+        solvers: &mut dyn Solvers,
+        position: &Position,
+    ) -> Result<Option<Outcome>, SolveError> {
+        let _others = self.others(solvers.limits(), Own::Quotients);
+        self.quotients.outcome(solvers, position)
     }
 
     /// A heap that is *1 (it has a move, and every move leaves no move) among the heaps that
@@ -326,7 +366,7 @@ impl Misere {
             .parts()
             .any(|p| solvers.is_loopy(p.game) || self.looping.contains(&p.game));
         if !looping {
-            let found = match self.quotients.outcome(solvers, position) {
+            let found = match self.quotient_outcome(solvers, position) {
                 Ok(Some(outcome)) => Ok(outcome),
                 Ok(None) => self.sum_value(solvers, &position.to_vec()).map(|v| {
                     if v == 0 {
@@ -342,6 +382,7 @@ impl Misere {
                 found => return found,
             }
         }
+        let _others = self.others(solvers.limits(), Own::LoopyOutcomes);
         misere_loopy::outcome(
             solvers,
             &mut self.components,

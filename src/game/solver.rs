@@ -13,7 +13,7 @@
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use super::budget::Charge;
+use super::budget::{self, Charge};
 use super::cells::{CellSearch, CellSolver};
 use super::heap::HeapSequence;
 use super::lines::LineSweep;
@@ -592,6 +592,14 @@ impl Solver {
         let mut stopped = None;
         let mut listed = 0u32;
         let counted = self.counted(state);
+        // What the search holds is on the ledger while the game lists the options, so that
+        // what the game builds for them (the lists of its rules) is counted beside it.
+        let lent = match link {
+            Some(_) => 0,
+            None => tables + stack.bytes(Growth::default()),
+        };
+        let mut lend = stack.lent.take().unwrap_or_else(|| limits.charge());
+        lend.hold(lent);
         let result = game.options(state, &mut |option| {
             listed = listed.wrapping_add(1);
             if listed.is_multiple_of(4096) && limits.check_interrupt().is_err() {
@@ -608,9 +616,8 @@ impl Solver {
             let bytes = tables + stack.bytes(growth);
             let over = match link {
                 Some(link) => link.check_bytes(bytes, limits).err(),
-                None => {
-                    (bytes > limits.room()).then_some(SolveError::MemoryLimit(limits.max_memory))
-                }
+                None => (bytes > limits.room() + lent)
+                    .then_some(SolveError::MemoryLimit(limits.max_memory)),
             };
             stack.counted += usize::from(counted);
             let reached = match self.far_from {
@@ -640,6 +647,8 @@ impl Solver {
             stack.ends.push(stack.flat.len());
             ControlFlow::Continue(())
         });
+        lend.hold(0);
+        stack.lent = Some(lend);
         match stopped {
             Some(reason) => Err(reason),
             None => result,
@@ -764,6 +773,7 @@ impl Solver {
                     child.push(stack.heap(top, i));
                 } else {
                     child.extend_from_slice(stack.option(top, i));
+                    stack.aside = budget::vector(&child, 0);
                 }
                 stack.advance();
                 match self.slot(&child) {

@@ -23,9 +23,14 @@ fn stops_within_the_limit(source: &str, code: &str) {
 
 /// [`stops_within_the_limit`] with more arguments for the runaway.
 fn stops_within_the_limit_with(args: &[&str], source: &str, code: &str) {
+    stops_within_a_limit_of(LIMIT_MIB, args, source, code);
+}
+
+/// [`stops_within_the_limit_with`] under a limit of `limit_mib` MiB.
+fn stops_within_a_limit_of(limit_mib: usize, args: &[&str], source: &str, code: &str) {
     let baseline = run("print 1");
     assert_eq!(baseline.code, Some(0));
-    let limit = LIMIT_MIB.to_string();
+    let limit = limit_mib.to_string();
     let runaway = measured::run_measured(&[&["--max-memory", &limit], args].concat(), source);
     assert_eq!(runaway.code, Some(1), "{source}: {}", runaway.stderr);
     assert!(
@@ -33,10 +38,10 @@ fn stops_within_the_limit_with(args: &[&str], source: &str, code: &str) {
         "{source}: wanted {code}, got {}",
         runaway.stderr
     );
-    let bound = baseline.peak_kib + (LIMIT_MIB << 10) + SLACK_KIB;
+    let bound = baseline.peak_kib + (limit_mib << 10) + SLACK_KIB;
     assert!(
         runaway.peak_kib <= bound,
-        "{source}: peak {} KiB, more than {} KiB (baseline {} KiB + {LIMIT_MIB} MiB + {SLACK_KIB} KiB)",
+        "{source}: peak {} KiB, more than {} KiB (baseline {} KiB + {limit_mib} MiB + {SLACK_KIB} KiB)",
         runaway.peak_kib,
         bound,
         baseline.peak_kib,
@@ -439,6 +444,70 @@ fn a_check_of_a_growing_search_on_two_threads_stops_within_the_limit() {
 fn cram_on_a_large_board_stops_at_the_memory_limit() {
     stops_within_the_limit(
         "game cram on cells c { for x in c, y in neighbours(c, x) if y > x and y in c { c -= {x, y} } }\ngrundy cram[grid(11, 11)]",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn a_state_list_built_by_compiled_rules_stops_at_the_memory_limit() {
+    // The list of the whole-state assignment, the copy the rules change and the search's copy
+    // of the child were not counted: 99 MiB under a limit of 64 (a list of 24 MB).
+    stops_within_the_limit(
+        "game rp on h[] { if len(h) < 2 { h = h ++ repeat(7, 3 * 10^6) } }\ngrundy rp[[]]",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn a_list_built_inside_a_function_stops_at_the_memory_limit() {
+    stops_within_the_limit(
+        "let f(n) = len([k for k in 0..n])\nprint f(10^8)",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn a_list_not_yet_assigned_stops_at_the_memory_limit() {
+    stops_within_the_limit("print len([k for k in 0..10^8])", "grundy::memory_limit");
+}
+
+#[test]
+fn two_finished_lists_not_assigned_count_together() {
+    // Each list of 10^6 (32 MB) fits alone; both are held while they are compared.
+    stops_within_the_limit(
+        "let f(n) = [k for k in 0..n]\nprint f(10^6) == f(10^6)",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn lists_built_by_a_recursive_function_count_together() {
+    // Each call's list of 10^5 fits; the lists of the calls still running do not.
+    stops_within_the_limit(
+        "let f(n) = if n == 0 then [] else f(n - 1) ++ [[k for k in 0..10^5]]\nprint len(f(100))",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn a_table_of_wythoff_too_large_stops_within_a_limit_of_256() {
+    // The answer's rows and the sweep's values fill the limit; the cells queued for the
+    // workers and their results were not counted: 270 MiB under a limit of 256.
+    stops_within_a_limit_of(
+        256,
+        &["--threads", "2"],
+        "table wythoff 0..4000, 0..4000",
+        "grundy::memory_limit",
+    );
+}
+
+#[test]
+fn the_genera_kept_count_while_a_misere_outcome_is_searched() {
+    // The genera of 490,000 sums fill most of the limit; while the outcome of other sums was
+    // searched, they were not counted: it answered, at 78 MiB under a limit of 64.
+    stops_within_the_limit(
+        "game ch on (n, t) { if n > 0 { n -= 1 } }\ngenus ch[700, 0] + ch[700, 1]\n\
+         print outcome(misere ch[500, 2] + ch[500, 3])",
         "grundy::memory_limit",
     );
 }

@@ -23,9 +23,10 @@
 use std::cell::Cell;
 use std::sync::Arc;
 
-use super::super::expr::{combine, int_op, slice_range};
+use super::super::expr::{combine, int_op, over_memory, slice_range};
 use super::super::value::Value;
 use crate::error::{Error, Origin};
+use crate::game::budget::{self, Charge, Ledger};
 use crate::game::vocabulary::{HeapRules, LineRules};
 use crate::game::Emit;
 use crate::span::Span;
@@ -220,8 +221,8 @@ enum CUpdate {
         target_span: Span,
         value_span: Span,
     },
-    /// `s = EXPR` on the list state, `EXPR` a list.
-    Whole(CList),
+    /// `s = EXPR` on the list state, `EXPR` a list (`span` is its own).
+    Whole { list: CList, span: Span },
     /// `n = [e, ...]` on a heap: the last update of its rule.
     Split(Vec<CExpr>),
     /// `for BINDER, ... { UPDATE; ... }`: the updates once per binding, in order.
@@ -267,16 +268,22 @@ pub struct Env<'e> {
     pub display: &'e str,
     pub max_elements: usize,
     pub interrupted: &'e dyn Fn() -> bool,
+    /// The session's ledger and the memory limit: the lists of the run are charged there.
+    pub memory: &'e (Ledger, usize),
 }
 
-struct Rt {
+struct Rt<'s> {
     ints: Vec<i64>,
     params: Vec<Cell<i64>>,
     lists: Vec<Vec<i64>>,
-    base: Vec<i64>,
+    /// The state whose options are listed, which each rule starts from.
+    base: &'s [i64],
     split: Option<Vec<i64>>,
     /// The buffer a whole-state assignment builds its list in.
     scratch: Vec<i64>,
+    /// The charge of the lists' buffers, once a whole-state assignment has grown one
+    /// (`None` while one is built, the charge lent to [`list_into`]).
+    held: Option<Charge>,
     steps: u32,
     /// Whether the receiver of the options asked to stop: the error that unwinds the binders
     /// is then not one.
@@ -315,15 +322,26 @@ impl Compiled {
             ints: vec![0; self.ints],
             params: vec![Cell::new(0); self.params],
             lists: vec![Vec::new(); self.lists],
-            base: state.to_vec(),
+            base: state,
             split: None,
             scratch: Vec::new(),
+            held: None,
             steps: 0,
             stopped: false,
         };
         match self.kind {
             Kind::Heap | Kind::Tuple(_) => rt.ints[..state.len()].copy_from_slice(state),
-            Kind::List => rt.lists[0] = state.to_vec(),
+            Kind::List => {
+                // The copy the rules change is charged: a state of millions takes as much again.
+                let (ledger, limit) = env.memory;
+                let mut held = ledger.charge(*limit);
+                let bytes = budget::boxed(size_of_val(state));
+                if let (Err(over), Some(rule)) = (held.set(bytes), self.rules.first()) {
+                    return Err(over_memory(over, rule.span));
+                }
+                rt.lists[0] = state.to_vec();
+                rt.held = Some(held);
+            }
         }
         for rule in &self.rules {
             let mut body = |this: &Self, rt: &mut Rt| this.body(env, rule, rt, emit);
@@ -489,7 +507,7 @@ impl Compiled {
         match self.kind {
             Kind::Heap | Kind::Tuple(_) => {
                 let n = rt.base.len();
-                rt.ints[..n].copy_from_slice(&rt.base);
+                rt.ints[..n].copy_from_slice(rt.base);
             }
             Kind::List => {
                 let Rt { lists, base, .. } = rt;
@@ -603,10 +621,20 @@ impl Compiled {
                         *x = if sub { *x - y } else { *x + y };
                     }
                 }
-                CUpdate::Whole(list) => {
+                CUpdate::Whole { list, span } => {
                     let mut out = std::mem::take(&mut rt.scratch);
                     out.clear();
-                    let result = list_into(env, list, rt, &mut out);
+                    let (ledger, limit) = env.memory;
+                    let held = rt.held.take().unwrap_or_else(|| ledger.charge(*limit));
+                    let mut grow = Grow {
+                        beside: rt.lists.iter().map(|l| budget::vector(l, 0)).sum(),
+                        held,
+                        span: *span,
+                    };
+                    // The buffers held already count, whether or not they fit.
+                    grow.held.hold(grow.beside + budget::vector(&out, 0));
+                    let result = list_into(env, list, rt, &mut out, &mut grow);
+                    rt.held = Some(grow.held);
                     if result.is_ok() {
                         std::mem::swap(&mut rt.lists[0], &mut out);
                     }
@@ -752,21 +780,52 @@ fn eval_node(e: &CExpr, rt: &Rt) -> R<i64> {
     })
 }
 
+/// The memory of a list being built by a whole-state assignment: what the other lists of the
+/// run hold beside it, and the charge of both, grown before the list grows.
+struct Grow {
+    beside: usize,
+    held: Charge,
+    span: Span,
+}
+
+impl Grow {
+    /// Makes room in `out` for `extra` more items: charged first, its old and new buffers
+    /// both (as while it moves), so that a list the limit cannot hold is never allocated.
+    fn reserve(&mut self, out: &mut Vec<i64>, extra: usize) -> R<()> {
+        let need = out.len().saturating_add(extra);
+        if need > out.capacity() {
+            self.held
+                .set(self.beside + budget::vector(out, extra))
+                .map_err(|over| Box::new(over_memory(over, self.span)))?;
+            out.reserve_exact(need.max(2 * out.capacity()).max(4) - out.len());
+            self.held.hold(self.beside + budget::vector(out, 0));
+        }
+        Ok(())
+    }
+}
+
 /// Appends the items of `list` to `out`, as the interpreter computes the list.
-fn list_into(env: &Env<'_>, list: &CList, rt: &Rt, out: &mut Vec<i64>) -> R<()> {
+fn list_into(env: &Env<'_>, list: &CList, rt: &Rt, out: &mut Vec<i64>, grow: &mut Grow) -> R<()> {
     match list {
-        CList::Slot(slot) => out.extend_from_slice(&rt.lists[*slot]),
-        CList::Consts(items) => out.extend_from_slice(items),
+        CList::Slot(slot) => {
+            grow.reserve(out, rt.lists[*slot].len())?;
+            out.extend_from_slice(&rt.lists[*slot]);
+        }
+        CList::Consts(items) => {
+            grow.reserve(out, items.len())?;
+            out.extend_from_slice(items);
+        }
         CList::Items(items) => {
             for item in items {
                 let x = eval(item, rt)?;
+                grow.reserve(out, 1)?;
                 out.push(x);
             }
         }
         CList::Concat { left, right, span } => {
             let base = out.len();
-            list_into(env, left, rt, out)?;
-            list_into(env, right, rt, out)?;
+            list_into(env, left, rt, out, grow)?;
+            list_into(env, right, rt, out, grow)?;
             let size = out.len() - base;
             if size > env.max_elements {
                 return Err(Box::new(Error::TooLarge {
@@ -785,7 +844,7 @@ fn list_into(env: &Env<'_>, list: &CList, rt: &Rt, out: &mut Vec<i64>) -> R<()> 
             arg_span,
         } => {
             let base = out.len();
-            list_into(env, list, rt, out)?;
+            list_into(env, list, rt, out, grow)?;
             let start = eval(start, rt)?;
             // The range as the interpreter makes it: an empty one when `end - 1` overflows.
             let (start, last) = match end {
@@ -835,13 +894,14 @@ fn list_into(env: &Env<'_>, list: &CList, rt: &Rt, out: &mut Vec<i64>) -> R<()> 
                     span: *span,
                 }));
             }
+            grow.reserve(out, copies as usize)?;
             out.resize(out.len() + copies as usize, x);
         }
         CList::If(condition, then, otherwise) => {
             if eval(condition, rt)? != 0 {
-                list_into(env, then, rt, out)?;
+                list_into(env, then, rt, out, grow)?;
             } else {
-                list_into(env, otherwise, rt, out)?;
+                list_into(env, otherwise, rt, out, grow)?;
             }
         }
     }

@@ -38,6 +38,11 @@ pub(super) struct Stack {
     /// In a search from a heap beyond any table, the heaps from the solver's `far_from` on
     /// pushed, and the options they listed: what its reach is measured by.
     pub counted: usize,
+    /// The bytes the search holds beside the arenas: its copy of the child it looks at.
+    pub aside: usize,
+    /// The ledger's charge of what the search holds, lent while a game lists options (see
+    /// `Solver::expand`), kept between listings.
+    pub lent: Option<super::super::budget::Charge>,
 }
 
 /// The grown parts of a [`Stack`] to count: elements about to be added to each arena.
@@ -60,6 +65,7 @@ impl Stack {
         self.values.clear();
         self.pushed = 0;
         self.counted = 0;
+        self.aside = 0;
         self.reach = reach;
     }
 
@@ -70,6 +76,7 @@ impl Stack {
             + budget::vector(&self.flat, growth.flat)
             + budget::vector(&self.ends, growth.ends)
             + budget::vector(&self.values, growth.values)
+            + self.aside
     }
 
     pub fn len(&self) -> usize {

@@ -232,7 +232,7 @@ fn outputs(rule: &CRule, counters: usize, defs: &[Option<Affine>]) -> Option<Vec
             }
             CUpdate::Index { .. }
             | CUpdate::List { .. }
-            | CUpdate::Whole(_)
+            | CUpdate::Whole { .. }
             | CUpdate::Loop { .. } => return None,
         }
     }

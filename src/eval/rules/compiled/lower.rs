@@ -377,7 +377,10 @@ impl<'d> Compiler<'d> {
                 })
             }
             (Kind::List, Local::List(_), None) if update.op == UpdateOp::Assign => {
-                Some(CUpdate::Whole(self.list_expr(&update.value)?))
+                Some(CUpdate::Whole {
+                    list: self.list_expr(&update.value)?,
+                    span: update.value.span,
+                })
             }
             (Kind::List, Local::List(_), None) => {
                 let ExprKind::Var(v) = &update.value.kind else {
