@@ -36,7 +36,7 @@ pub use method::Method;
 pub use moves::{MoveList, Wanted};
 pub use position::{GameId, Move, Part, Position};
 pub use solver::Solver;
-pub use survey_file::{Shard, SurveyPart};
+pub use vocabulary::{Shard, SurveyPart};
 
 use std::any::Any;
 use std::fmt;

@@ -45,7 +45,7 @@ use sha2::Digest;
 use super::cache_folder::Cache;
 use super::heap::Figures;
 use super::survey::Surveyed;
-use super::vocabulary::Period;
+use super::vocabulary::{Period, Shard};
 use super::Limits;
 use crate::files::Access;
 
@@ -59,58 +59,6 @@ const MOST_IDENTITY: usize = 1 << 24;
 const MAC_BYTES: usize = 32;
 
 type Hmac = hmac::Hmac<sha2::Sha256>;
-
-/// Part `index` (from 1) of `count` of a survey: the games `g` with `g % count = index - 1`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    pub index: u32,
-    pub count: u32,
-}
-
-impl Shard {
-    /// The whole survey, as its one part.
-    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
-
-    /// `I/N`, with `1 <= I <= N`.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let wrong = || format!("`{text}` is not a part I/N, e.g. `2/8` (the second of eight)");
-        let (i, n) = text.split_once('/').ok_or_else(wrong)?;
-        let index: u32 = i.trim().parse().map_err(|_| wrong())?;
-        let count: u32 = n.trim().parse().map_err(|_| wrong())?;
-        if index < 1 || index > count {
-            return Err(format!(
-                "part {index} of {count} is not one: I/N has 1 <= I <= N"
-            ));
-        }
-        Ok(Shard { index, count })
-    }
-
-    /// Whether game `g` of the family is in this part.
-    pub fn holds(&self, g: usize) -> bool {
-        g % self.count as usize == (self.index - 1) as usize
-    }
-
-    /// How many of `total` games this part holds.
-    pub fn games(&self, total: usize) -> usize {
-        (0..total).filter(|&g| self.holds(g)).count()
-    }
-}
-
-impl std::fmt::Display for Shard {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-/// What the surveys of a run compute: the whole survey, one part of it, or nothing (the parts
-/// in the cache merged).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SurveyPart {
-    #[default]
-    Whole,
-    Shard(Shard),
-    Merge,
-}
 
 /// The name of the file of `shard` of the survey named by `identity`.
 pub(crate) fn file_name(identity: &str, shard: Shard) -> String {
@@ -484,6 +432,14 @@ fn read_part(
             sound.damage = Some(damaged("is cut short"));
             break;
         }
+        // The record and the values made of it are charged before they are read.
+        let mut charge = limits.charge();
+        if charge.grow(len.saturating_mul(3)).is_err() {
+            return Err(format!(
+                "its record {number} passes the memory limit ({} bytes)",
+                limits.max_memory
+            ));
+        }
         let mut rest = vec![0u8; len + 4 + MAC_BYTES];
         if !read_full(&mut input, &mut rest).map_err(|e| e.to_string())? {
             sound.damage = Some(damaged("is cut short"));
@@ -572,7 +528,9 @@ impl Progress {
     /// Appends the record of game `game`, flushed to the file before it returns.
     pub fn append(&mut self, game: usize, surveyed: Option<&Surveyed>) -> io::Result<()> {
         let payload = payload(game, surveyed);
-        let length = (payload.len() as u32).to_le_bytes();
+        let length = u32::try_from(payload.len())
+            .map_err(|_| io::Error::other("a game's record passes 4 GiB, the most a record holds"))?
+            .to_le_bytes();
         let mut crc = crc32fast::Hasher::new();
         crc.update(&length);
         crc.update(&payload);

@@ -100,7 +100,11 @@ impl Interpreter {
         let (cache, identity) = self.parts_cache(survey, "merged")?;
         let total = survey.members.len();
         let parts = survey_file::parts_present(&cache, &identity);
-        let splits: BTreeSet<u32> = parts.iter().map(|s| s.count).collect();
+        let mut splits: BTreeSet<u32> = parts.iter().map(|s| s.count).collect();
+        // A survey run whole keeps its progress as its part 1 of 1: not a part of a split.
+        if splits.len() > 1 {
+            splits.remove(&1);
+        }
         let dir = cache.dir().display();
         let count = match splits.len() {
             0 => {
