@@ -559,6 +559,18 @@ pub enum Error {
         span: Span,
     },
 
+    /// A survey in parts that cannot be computed or merged: `--shard` or `--merge` with no
+    /// `--cache`, a part missing from the cache, parts of two splits, a part's file that is not
+    /// whole, sound, or this survey's. Never a table from parts that do not make the survey.
+    #[error("{reason}")]
+    #[diagnostic(code(grundy::survey_parts), help("{help}"))]
+    SurveyParts {
+        reason: String,
+        help: String,
+        #[label("this survey")]
+        span: Span,
+    },
+
     /// Ctrl-C during a computation.
     #[error("interrupted")]
     #[diagnostic(code(grundy::interrupted))]

@@ -8,6 +8,7 @@ use grundy::error::{render, Error, Origin};
 use grundy::files::Root;
 use grundy::game::cache_folder::Cache;
 use grundy::game::Limits;
+use grundy::game::{Shard, SurveyPart};
 use grundy::repl::{terminal, Backend};
 use grundy::Order::{Each, Whole};
 use grundy::Session;
@@ -53,6 +54,16 @@ struct Cli {
     /// seconds and when stopped; a later run resumes from them.
     #[arg(long, value_name = "DIR")]
     cache: Option<std::path::PathBuf>,
+
+    /// Computes only part I of N of each `survey` (the games g with g % N = I - 1), kept in the
+    /// `--cache` folder; `--merge` then makes the table from the parts.
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse, requires = "cache")]
+    shard: Option<Shard>,
+
+    /// Makes each `survey`'s table (and file) from the parts that runs with `--shard I/N` kept
+    /// in the `--cache` folder, computing nothing: every part must be there, whole and sound.
+    #[arg(long, requires = "cache", conflicts_with = "shard")]
+    merge: bool,
 
     /// The folder under which programs may read and write files (`read`, `to "FILE"`, `:load`);
     /// by default the folder of the file run, or the working folder at the prompt and for `-e`.
@@ -126,6 +137,11 @@ fn main() -> ExitCode {
         threads: cli.threads,
         cache,
         root: prompt.clone(),
+        survey_part: match (cli.shard, cli.merge) {
+            (Some(shard), _) => SurveyPart::Shard(shard),
+            (None, true) => SurveyPart::Merge,
+            (None, false) => SurveyPart::Whole,
+        },
         ..Limits::default()
     };
     let mut files = cli.files;

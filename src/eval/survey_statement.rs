@@ -4,6 +4,8 @@
 //! `survey` and `equal_games`), and the figures of its values; shown as an aligned table or
 //! written to a `.csv` or `.json` file.
 
+mod parts;
+
 use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::Arc;
@@ -17,11 +19,13 @@ use super::value::{Shape, Value};
 use super::Interpreter;
 use crate::error::Error;
 use crate::game::equal_games::{Agreement, Comparison};
+use crate::game::heap::canonical_key;
 use crate::game::octal::{Base, Octal};
 use crate::game::progress::grouped;
 use crate::game::subtraction::Subtraction;
 use crate::game::survey::Surveyed;
-use crate::game::{Engine, Game, GameId, Limits, SolveError};
+use crate::game::survey_file::{self, Progress};
+use crate::game::{Engine, Game, GameId, Limits, Shard, SolveError, SurveyPart};
 use crate::span::Span;
 use crate::syntax::ast::{Expr, Output, SurveyFamily};
 
@@ -38,7 +42,7 @@ const BATCH_A_THREAD: usize = 4;
 const MOST_GAMES: usize = 1 << 16;
 
 /// One game of the family: made when its turn comes, or declared already.
-enum Member {
+pub(super) enum Member {
     Code(String, Base),
     Set(Vec<i64>),
     Declared(GameId, String),
@@ -59,10 +63,78 @@ impl Member {
 
 /// A row: the game, what the survey found of it (`None` for a loopy game), and the earlier row
 /// it equals, with how.
-struct Row {
+pub(super) struct Row {
     name: String,
     surveyed: Option<Surveyed>,
     equals: Option<(usize, Comparison)>,
+}
+
+/// The rows so far, and the fingerprints by which a game finds the earlier rows it may equal.
+#[derive(Default)]
+struct Rows {
+    rows: Vec<Row>,
+    /// The earlier rows by the fingerprints of their windows, and those with none.
+    index: FxHashMap<u64, Vec<usize>>,
+    unkeyed: Vec<usize>,
+}
+
+impl Rows {
+    /// The row of the next game: what the survey found of it, and the earlier row it equals.
+    fn push(&mut self, name: String, surveyed: Option<Surveyed>) {
+        let rows = &self.rows;
+        let i = rows.len();
+        let equals = surveyed.as_ref().and_then(|s| {
+            let mut candidates: Vec<usize> = match s.key() {
+                Some(key) => self.index.get(&key).cloned().unwrap_or_default(),
+                None => (0..i).collect(),
+            };
+            candidates.extend(&self.unkeyed);
+            candidates.sort_unstable();
+            candidates.dedup();
+            candidates.into_iter().find_map(|c| {
+                let earlier = rows[c].surveyed.as_ref()?;
+                let relation = s.relate_to(earlier);
+                let same = std::iter::once(relation.plain).chain(relation.shifted);
+                same.into_iter()
+                    .find(Comparison::same)
+                    .map(|comparison| (c, comparison))
+            })
+        });
+        if let Some(s) = &surveyed {
+            let mut prints = s.fingerprints();
+            prints.sort_unstable();
+            prints.dedup();
+            if prints.is_empty() {
+                self.unkeyed.push(i);
+            }
+            prints
+                .into_iter()
+                .for_each(|p| self.index.entry(p).or_default().push(i));
+        }
+        self.rows.push(Row {
+            name,
+            surveyed,
+            equals,
+        });
+    }
+}
+
+/// Why the computation of a survey's games stopped: a game's error, or the file of its part.
+enum Stop {
+    Game(usize, SolveError),
+    File(Error),
+}
+
+/// What a survey is: its games, in words, and each game's bound.
+pub(super) struct Survey {
+    members: Vec<Member>,
+    /// The family in words, with the number of games and the bound.
+    what: String,
+    bound: usize,
+    /// The text naming the survey's files in the cache (see `crate::game::survey_file`): `None`
+    /// when a game of a list has no moves the cache can name.
+    identity: Option<String>,
+    span: Span,
 }
 
 impl Interpreter {
@@ -94,100 +166,141 @@ impl Interpreter {
             if total == 1 { "game" } else { "games" },
             grouped(bound as u64)
         );
+        let identity = self.identity(&members, &what);
+        let survey = Survey {
+            members,
+            what,
+            bound,
+            identity,
+            span,
+        };
+        let mut rows = Rows::default();
+        match self.engine.limits.survey_part {
+            SurveyPart::Merge => {
+                let merged = self.merged(&survey)?;
+                for (member, surveyed) in survey.members.iter().zip(merged) {
+                    rows.push(member.name(), surveyed);
+                }
+                return self.write_rows(&rows.rows, &survey.what, output, out);
+            }
+            SurveyPart::Shard(shard) => return self.survey_shard(&survey, shard, output, out),
+            SurveyPart::Whole => {}
+        }
+        // With a cache, the games computed are kept as they come, and those kept are read back.
+        let limits = self.engine.limits.clone();
+        let mut progress = None;
+        if let (Some(cache), Some(identity)) = (&limits.cache, &survey.identity) {
+            match Progress::open(cache, identity, Shard::WHOLE, total, &limits) {
+                Ok((opened, records)) => {
+                    for record in records {
+                        rows.push(survey.members[record.game].name(), record.surveyed);
+                    }
+                    progress = Some(opened);
+                }
+                Err(why) => {
+                    let name = survey_file::file_name(identity, Shard::WHOLE);
+                    cache.warn(&cache.path_of(&name), why, false, None);
+                }
+            }
+        }
+        let todo: Vec<usize> = (rows.rows.len()..total).collect();
+        let stopped = self.compute(&survey, &todo, |g, surveyed| {
+            if let Some(file) = &mut progress {
+                if let Err(e) = file.append(g, surveyed.as_ref()) {
+                    if let Some(cache) = &limits.cache {
+                        cache.warn(&file.path, e.to_string(), false, None);
+                    }
+                    progress = None;
+                }
+            }
+            rows.push(survey.members[g].name(), surveyed);
+            Ok(())
+        });
+        match stopped {
+            Ok(()) => self.write_rows(&rows.rows, &survey.what, output, out),
+            Err(Stop::File(error)) => Err(error),
+            Err(Stop::Game(g, SolveError::Interrupted)) => {
+                let _ = g;
+                Err(Error::Interrupted)
+            }
+            Err(Stop::Game(g, e)) => {
+                let error = solve_error(e, span);
+                let mut text = table(&rows.rows);
+                let _ = write!(
+                    text,
+                    "the survey of {} stopped {} at {} after {} of {} games: the rows above are \
+                     not the whole survey",
+                    survey.what,
+                    why_stopped(&error),
+                    survey.members[g].name(),
+                    rows.rows.len(),
+                    total
+                );
+                super::output::write_line(out, &text);
+                Err(error)
+            }
+        }
+    }
+
+    /// Computes the games `todo` of the survey (in order), a few a thread in batches on the sweep
+    /// threads, taken in order: each is given to `take` as it comes. The first error stops it.
+    fn compute(
+        &mut self,
+        survey: &Survey,
+        todo: &[usize],
+        mut take: impl FnMut(usize, Option<Surveyed>) -> Result<(), Error>,
+    ) -> Result<(), Stop> {
+        let members = &survey.members;
+        let total = members.len();
+        let done = total - todo.len();
         let progress = self.engine.limits.progress.clone();
         let reporter = progress.start("survey", "games", total as u64);
-        let mut rows: Vec<Row> = Vec::with_capacity(total);
-        // The earlier rows by the fingerprints of their windows, and those with none.
-        let mut index: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
-        let mut unkeyed: Vec<usize> = Vec::new();
         let threads = self.sweep_threads();
         let limits = self.engine.limits.clone();
+        let bound = survey.bound;
         let mut found = Vec::new().into_iter();
-        for (m, member) in members.iter().enumerate() {
-            reporter.iter().for_each(|r| r.set_done(rows.len() as u64));
+        for (t, &g) in todo.iter().enumerate() {
+            reporter.iter().for_each(|r| r.set_done((done + t) as u64));
             if found.as_slice().is_empty() {
                 // The next batch: a few games a thread, computed at once, taken in order.
-                let batch = &members[m..(m + BATCH_A_THREAD * threads).min(total)];
-                found = match threads > 1 && !matches!(member, Member::Declared(..)) {
+                let batch = &todo[t..(t + BATCH_A_THREAD * threads).min(todo.len())];
+                found = match threads > 1 && !matches!(members[g], Member::Declared(..)) {
                     true => self.on_pool(|| {
                         batch
                             .par_iter()
-                            .map(|member| survey_apart(member, bound, &limits))
+                            .map(|&g| survey_apart(&members[g], bound, &limits))
                             .collect::<Vec<_>>()
                     }),
-                    false => vec![self.survey_one(member, bound)],
+                    false => vec![self.survey_one(&members[g], bound)],
                 }
                 .into_iter();
             }
-            let surveyed = match found.next().expect("a game of the batch") {
-                Ok(surveyed) => surveyed,
-                Err(SolveError::Interrupted) => return Err(Error::Interrupted),
-                Err(e) => {
-                    let error = solve_error(e, span);
-                    let why = match error {
-                        Error::MemoryLimit { .. } | Error::HeapMemory { .. } => {
-                            "by the memory limit"
-                        }
-                        _ => "by an error",
-                    };
-                    let mut text = table(&rows);
-                    let _ = write!(
-                        text,
-                        "the survey of {what} stopped {why} at {} after {} of {} games: the rows \
-                         above are not the whole survey",
-                        member.name(),
-                        rows.len(),
-                        total
-                    );
-                    super::output::write_line(out, &text);
-                    return Err(error);
-                }
-            };
-            let i = rows.len();
-            let equals = surveyed.as_ref().and_then(|s| {
-                let mut candidates: Vec<usize> = match s.key() {
-                    Some(key) => index.get(&key).cloned().unwrap_or_default(),
-                    None => (0..i).collect(),
-                };
-                candidates.extend(&unkeyed);
-                candidates.sort_unstable();
-                candidates.dedup();
-                candidates.into_iter().find_map(|c| {
-                    let earlier = rows[c].surveyed.as_ref()?;
-                    let relation = s.relate_to(earlier);
-                    let same = std::iter::once(relation.plain).chain(relation.shifted);
-                    same.into_iter()
-                        .find(Comparison::same)
-                        .map(|comparison| (c, comparison))
-                })
-            });
-            if let Some(s) = &surveyed {
-                let mut prints = s.fingerprints();
-                prints.sort_unstable();
-                prints.dedup();
-                if prints.is_empty() {
-                    unkeyed.push(i);
-                }
-                prints
-                    .into_iter()
-                    .for_each(|p| index.entry(p).or_default().push(i));
+            match found.next().expect("a game of the batch") {
+                Ok(surveyed) => take(g, surveyed).map_err(Stop::File)?,
+                Err(e) => return Err(Stop::Game(g, e)),
             }
-            rows.push(Row {
-                name: member.name(),
-                surveyed,
-                equals,
-            });
         }
         reporter.into_iter().for_each(|r| r.complete());
-        let summary = summary(&rows, &what);
+        Ok(())
+    }
+
+    /// The table of the rows, or their file, with the line saying what was written.
+    fn write_rows(
+        &mut self,
+        rows: &[Row],
+        what: &str,
+        output: Option<&Output>,
+        out: &mut dyn Write,
+    ) -> Result<(), Error> {
+        let summary = summary(rows, what);
         let text = match output {
-            None => format!("{}{summary}", table(&rows)),
+            None => format!("{}{summary}", table(rows)),
             Some(output) => {
                 let root = self.engine.limits.root.clone();
                 let mut file = answer_files::create(&root, &output.path, output.span)?;
                 let written = match file_form(output)? {
-                    FileForm::Csv => csv(&rows),
-                    FileForm::Json => json(&rows),
+                    FileForm::Csv => csv(rows),
+                    FileForm::Json => json(rows),
                 };
                 file.write(written.as_bytes())?;
                 let replaced = file.replaced;
@@ -205,6 +318,20 @@ impl Interpreter {
         };
         super::output::write_line(out, &text);
         Ok(())
+    }
+
+    /// The text naming the survey's files: the family in words for codes and sets (their moves
+    /// follow from it); for a list, each game's name and the canonical text of its moves, or
+    /// `None` when a game has none.
+    fn identity(&self, members: &[Member], what: &str) -> Option<String> {
+        let mut identity = format!("survey of {what}");
+        for member in members {
+            if let Member::Declared(id, name) = member {
+                let rules = self.engine.game(*id).heap_rules()?;
+                let _ = write!(identity, "\n{name}: {}", canonical_key(&rules));
+            }
+        }
+        Some(identity)
     }
 
     /// The games of the family, in order, and the family in words.
@@ -289,6 +416,14 @@ impl Interpreter {
             Err(SolveError::Loop(_)) => Ok(None),
             surveyed => surveyed.map(Some),
         }
+    }
+}
+
+/// How a survey's stop is said.
+fn why_stopped(error: &Error) -> &'static str {
+    match error {
+        Error::MemoryLimit { .. } | Error::HeapMemory { .. } => "by the memory limit",
+        _ => "by an error",
     }
 }
 

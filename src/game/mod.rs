@@ -28,6 +28,7 @@ pub mod splits;
 pub(crate) mod subtraction;
 pub(crate) mod sums;
 pub(crate) mod survey;
+pub(crate) mod survey_file;
 pub mod vocabulary;
 
 pub use engine::Engine;
@@ -35,6 +36,7 @@ pub use method::Method;
 pub use moves::{MoveList, Wanted};
 pub use position::{GameId, Move, Part, Position};
 pub use solver::Solver;
+pub use vocabulary::{Shard, SurveyPart};
 
 use std::any::Any;
 use std::fmt;
@@ -244,6 +246,9 @@ pub struct Limits {
     pub cache: Option<Arc<cache_folder::Cache>>,
     /// Where the program may read and write files, and where its relative paths start.
     pub root: crate::files::Root,
+    /// What a `survey` computes: the whole survey, one part of it (`--shard I/N`), or nothing,
+    /// merging the parts kept in the cache (`--merge`).
+    pub survey_part: SurveyPart,
 }
 
 impl Default for Limits {
@@ -258,6 +263,7 @@ impl Default for Limits {
             spread_after: Duration::from_millis(20),
             cache: None,
             root: crate::files::Root::working_folder(),
+            survey_part: SurveyPart::Whole,
         }
     }
 }

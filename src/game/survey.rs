@@ -19,9 +19,11 @@ use rustc_hash::FxHasher;
 
 use super::budget::Charge;
 use super::equal_games::{relate, Known, Relation, MOST_OFFSET};
+use super::heap::Figures;
 use super::period;
 use super::period_pipeline::{Analysis, MEMORY_STOP};
-use super::{Engine, GameId, SolveError};
+use super::vocabulary::Period;
+use super::{Engine, GameId, Limits, SolveError};
 
 /// How many heaps a fingerprint covers.
 pub const WINDOW: u64 = 64;
@@ -158,6 +160,61 @@ impl Engine {
             }
         }
         debug_assert_eq!(kept.len(), len);
+        Ok(Surveyed {
+            analysis,
+            known,
+            kept,
+            _charge: charge,
+        })
+    }
+}
+
+/// What a proved period read back from a survey's file is proved by: the run that computed it,
+/// whose record the installation's secret signs ([`super::survey_file`]).
+pub const READ_BACK: &str = "a record of this survey, signed by this installation";
+
+impl Surveyed {
+    /// How many heaps' values are kept (from heap 0).
+    pub fn kept_len(&self) -> u64 {
+        self.kept.len()
+    }
+
+    /// A game read back from a survey's file: what its row and the comparisons read, with its
+    /// values kept (charged to the ledger, and refused past the memory limit).
+    pub fn read_back(
+        looked: usize,
+        proved: Option<Period>,
+        figures: Option<Figures>,
+        values: Vec<u64>,
+        limits: &Limits,
+    ) -> Result<Surveyed, String> {
+        let mut charge = limits.charge();
+        let over = |_| {
+            format!(
+                "its values pass the memory limit ({} bytes)",
+                limits.max_memory
+            )
+        };
+        let narrow = values.iter().all(|&v| v <= u32::MAX as u64);
+        let width = if narrow { 4 } else { 8 };
+        charge.grow(values.len() * width).map_err(over)?;
+        let kept = match narrow {
+            true => Kept::Narrow(values.into_iter().map(|v| v as u32).collect()),
+            false => Kept::Wide(values),
+        };
+        let analysis = Analysis {
+            period: proved,
+            proof: proved.map(|_| READ_BACK),
+            looked,
+            needs: None,
+            failed: None,
+            stopped: None,
+            figures,
+        };
+        let known = Known {
+            heaps: looked as u64,
+            proved,
+        };
         Ok(Surveyed {
             analysis,
             known,

@@ -456,3 +456,55 @@ impl LineRules {
             .all(|(d, from)| *from >= 1 && (d[0] || d[1]))
     }
 }
+
+/// Part `index` (from 1) of `count` of a survey: the games `g` with `g % count = index - 1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// The whole survey, as its one part.
+    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
+
+    /// `I/N`, with `1 <= I <= N`.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let wrong = || format!("`{text}` is not a part I/N, e.g. `2/8` (the second of eight)");
+        let (i, n) = text.split_once('/').ok_or_else(wrong)?;
+        let index: u32 = i.trim().parse().map_err(|_| wrong())?;
+        let count: u32 = n.trim().parse().map_err(|_| wrong())?;
+        if index < 1 || index > count {
+            return Err(format!(
+                "part {index} of {count} is not one: I/N has 1 <= I <= N"
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether game `g` of the family is in this part.
+    pub fn holds(&self, g: usize) -> bool {
+        g % self.count as usize == (self.index - 1) as usize
+    }
+
+    /// How many of `total` games this part holds.
+    pub fn games(&self, total: usize) -> usize {
+        (0..total).filter(|&g| self.holds(g)).count()
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// What the surveys of a run compute: the whole survey, one part of it, or nothing (the parts
+/// in the cache merged).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SurveyPart {
+    #[default]
+    Whole,
+    Shard(Shard),
+    Merge,
+}

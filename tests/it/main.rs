@@ -69,5 +69,7 @@ mod runaway;
 mod sparse_reach;
 // survey: rows against the plain mex and published tables, files, the memory limit
 mod survey;
+// a survey's progress in the cache, its parts and their merge, against one run
+mod survey_parts;
 // winning moves counted and listed against brute force
 mod wins;
