@@ -58,6 +58,26 @@ pub struct CellSolver {
     mirror: Option<(bool, bool)>,
     /// The only move takes two adjacent cells (Cram): twin tufts go (`shape.rs`).
     pairs_only: bool,
+    /// For Cram split into parts: the values of paths, by their number of cells
+    /// ([`path_values`]; a part is connected, which the test for a path needs).
+    paths: Option<Vec<u8>>,
+}
+
+/// The values of Cram on a path of n cells, n = 0 ..= [`MOST_CELLS`], by the plain mex: a
+/// move takes two adjacent cells of the path, leaving a path of a cells and one of n - 2 - a
+/// (the octal game 0.07, Dawson's Kayles). A grid region whose cells have one adjacency fewer
+/// than cells and at most two neighbours each is a path (connected with no cycle, no branch);
+/// Cram's moves depend on which cells are adjacent alone, so such a region has the value of the
+/// path of as many cells.
+fn path_values() -> Vec<u8> {
+    let mut values = vec![0u8; MOST_CELLS + 1];
+    let mut seen = Vec::new();
+    for n in 2..=MOST_CELLS {
+        seen.clear();
+        seen.extend((0..=n - 2).map(|a| u64::from(values[a] ^ values[n - 2 - a])));
+        values[n] = u8::try_from(mex(&mut seen)).expect("a value of at most 128");
+    }
+    values
 }
 
 impl CellSolver {
@@ -76,6 +96,7 @@ impl CellSolver {
         let has = |kind| rules.moves.contains(&kind);
         let mirror = (rules.symmetric && !has(CellMove::RemoveWithNeighbours))
             .then(|| (has(CellMove::RemoveOne), has(CellMove::RemoveAdjacentPair)));
+        let paths = (pairs_only && rules.split).then(path_values);
         CellSolver {
             rules,
             search,
@@ -84,6 +105,7 @@ impl CellSolver {
             lone,
             mirror,
             pairs_only,
+            paths,
         }
     }
 
@@ -97,7 +119,7 @@ impl CellSolver {
         self.search
     }
 
-    /// How many regions have a stored value.
+    /// How many regions have an entry in the table (a value, or values they do not have).
     pub fn stored(&self) -> usize {
         self.table.len()
     }
@@ -208,6 +230,17 @@ impl CellSolver {
         }
         self.table.insert(region, value);
         self.within(pending, held, limits)
+    }
+
+    /// Notes that `region`'s value is not in `not` (bit v for v), when one more entry fits in
+    /// the limits beside `pending` questions holding `held` bytes (else nothing: it is only a
+    /// shortcut, and a later entry that does not fit ends the search with the limit).
+    fn exclude(&mut self, region: &Region, not: u64, pending: usize, held: usize, limits: &Limits) {
+        let fits = self.table.len() + 1 + pending <= limits.max_states
+            && self.table.bytes_after_one_more_not() + held <= limits.room();
+        if fits && not != 0 {
+            self.table.exclude(region, not);
+        }
     }
 
     /// Whether the stored regions and the `pending` questions on the stack (holding `held`

@@ -210,6 +210,32 @@ fn the_pruned_search_gives_the_full_search_s_values_on_boards_with_holes() {
 }
 
 #[test]
+fn sparse_boards_whose_parts_are_paths_and_trees_have_the_full_search_s_values() {
+    // Cram values a part that is a path from the values of paths: here most parts are paths,
+    // bent or straight, and small trees, on boards wider than tall and taller than wide.
+    let mut random = Random(0x6c07_8965_d5a1_7e3f);
+    let limits = Limits::default();
+    for round in 0..120 {
+        let (width, height) = match round % 3 {
+            0 => (8, 6),
+            1 => (5, 9),
+            _ => (11, 3),
+        };
+        let board = Board::grid(width, height).unwrap();
+        let percent = 35 + random.below(30);
+        let set = random_set(&mut random, width * height, percent);
+        let cram = || rules(CellMove::RemoveAdjacentPair, true, round % 2 == 0);
+        let full = CellSolver::with_search(cram(), CellSearch::Full)
+            .value(&board, set, &limits)
+            .unwrap();
+        let pruned = CellSolver::with_search(cram(), CellSearch::Pruned)
+            .value(&board, set, &limits)
+            .unwrap();
+        assert_eq!(pruned, full, "{width} x {height}, {set:b}");
+    }
+}
+
+#[test]
 fn a_board_of_two_regions_is_the_sum_of_each() {
     // 9 x 3 with a column of holes: a 4 x 3 region and a 4 x 3 region with a notch.
     let board = Board::grid(9, 3).unwrap();

@@ -17,9 +17,17 @@
 //!   window of the next option is W without its greatest. The answer, when every option is
 //!   looked at, is the one number left in W (exact, and stored), or "not in R".
 //!
-//! Only exact values are stored, so the table is the same one the full search fills.
+//! Exact values are stored in the table the full search fills; beside them, the table keeps
+//! the values below 64 a region is known not to have (each "not in R" answer). Such values
+//! count as taken by an option when the region is asked again: the value g is the least
+//! number no option has, and a number known not to be g is either one some option has or above
+//! g, so the least number neither taken nor known not to be g is still g, and the counting
+//! above holds with them (each option not looked at still takes at most one number away).
+//!
+//! For Cram, a part that is a path is valued from the values of paths (`CellSolver::paths`),
+//! neither put in its canonical form nor looked up.
 
-use super::shape::{mirrored, unpack, Region};
+use super::shape::{folded, mirrored, unpack, Region};
 use super::{CellSolver, SolveError};
 use crate::game::Limits;
 
@@ -220,7 +228,7 @@ impl CellSolver {
         root: Region,
         limits: &Limits,
     ) -> Result<u32, SolveError> {
-        match self.open(st, root, Ask::Value) {
+        match self.open(st, root, Ask::Value, limits) {
             Some(Answer::Value(v)) => Ok(v),
             Some(Answer::Outside) => unreachable!("a value is always answered"),
             None => {
@@ -241,8 +249,15 @@ impl CellSolver {
             match step {
                 Step::Done(a) => {
                     let frame = st.frames.pop().expect("a frame");
-                    if let Answer::Value(v) = a {
-                        self.keep(frame.region, v, st.frames.len(), st.bytes(), limits)?;
+                    match (a, frame.ask) {
+                        (Answer::Value(v), _) => {
+                            self.keep(frame.region, v, st.frames.len(), st.bytes(), limits)?;
+                        }
+                        (Answer::Outside, Ask::Within(r)) => {
+                            let held = st.bytes();
+                            self.exclude(&frame.region, r.0[0], st.frames.len(), held, limits);
+                        }
+                        (Answer::Outside, Ask::Value) => unreachable!("a value is answered"),
                     }
                     st.pending.truncate(frame.pending);
                     st.parts.truncate(frame.parts);
@@ -259,7 +274,7 @@ impl CellSolver {
                     if visits.is_multiple_of(1024) {
                         limits.check_interrupt()?;
                     }
-                    answer = self.open(st, region, ask);
+                    answer = self.open(st, region, ask, limits);
                     if answer.is_none() {
                         self.within(st.frames.len(), st.bytes(), limits)?;
                     }
@@ -270,9 +285,21 @@ impl CellSolver {
 
     /// Starts a question: its answer at once when the region is stored or the question is
     /// settled by counting, else a new frame on the stack (and `None`).
-    fn open(&mut self, st: &mut Stacks, region: Region, ask: Ask) -> Option<Answer> {
+    fn open(
+        &mut self,
+        st: &mut Stacks,
+        region: Region,
+        ask: Ask,
+        limits: &Limits,
+    ) -> Option<Answer> {
         if let Some(v) = self.table.get(&region) {
             return Some(Answer::Value(v));
+        }
+        let not = self.table.not(&region);
+        if let Ask::Within(r) = ask {
+            if r.without(&Nims([not, 0, 0, 0])).is_empty() {
+                return Some(Answer::Outside);
+            }
         }
         let mirror = self
             .mirror
@@ -288,17 +315,24 @@ impl CellSolver {
                 return Some(Answer::Outside);
             }
         }
+        let symmetric_grid = self.rules.symmetric && matches!(region, Region::Grid { .. });
+        let room = self.table.bytes_to_recall() + self.table.bytes() + st.bytes() <= limits.room();
+        if symmetric_grid && room {
+            self.table.start_recalling();
+        }
         let (pending, parts) = (st.pending.len(), st.parts.len());
-        let mut taken = Nims::default();
+        // The values it is known not to have count as taken (the module's doc says why).
+        let mut taken = Nims([not, 0, 0, 0]);
         if mirror == Some(false) {
             taken.insert(0);
         }
         let symmetric = self.rules.symmetric;
         let split = self.rules.split;
-        let table = &self.table;
+        let table = &mut self.table;
         let lone = self.lone;
         let twins = self.pairs_only;
         let mirror_rules = self.mirror;
+        let paths = self.paths.as_deref();
         let mut option_parts = std::mem::take(&mut st.scratch);
         let mut options = std::mem::take(&mut st.options);
         options.clear();
@@ -320,8 +354,29 @@ impl CellSolver {
                     xor ^= lone;
                     return;
                 }
-                let part = space.region(part, symmetric);
-                match table.get(&part) {
+                if let Some(n) = paths.and_then(|_| space.path(part)) {
+                    xor ^= u32::from(paths.expect("paths")[n as usize]);
+                    return;
+                }
+                let (part, known) = if symmetric_grid {
+                    // As cropped first: a region met again in the same place.
+                    let cropped = space.region(part, false);
+                    if let Some(v) = table.recall(&cropped) {
+                        xor ^= v;
+                        return;
+                    }
+                    let part = folded(cropped.clone());
+                    let known = table.get(&part);
+                    if let Some(v) = known {
+                        table.remember(&cropped, v);
+                    }
+                    (part, known)
+                } else {
+                    let part = space.region(part, symmetric);
+                    let known = table.get(&part);
+                    (part, known)
+                };
+                match known {
                     Some(v) => xor ^= v,
                     None if mirror_rules.and_then(|(o, p)| mirrored(&part, o, p)) == Some(true) => {
                     }
@@ -367,6 +422,9 @@ impl CellSolver {
             st.parts.truncate(parts);
             st.scratch = option_parts;
             st.options = options;
+            if let Ask::Within(r) = ask {
+                self.exclude(&region, r.0[0], st.frames.len(), st.bytes(), limits);
+            }
             return Some(Answer::Outside);
         }
         // The easiest options first: the least sum of squared part sizes.

@@ -126,6 +126,24 @@ impl Grid {
     }
 }
 
+impl Grid {
+    /// The number of cells of a connected set when it is a path: one adjacency fewer than
+    /// cells (so no cycle) and no cell with three neighbours or more in it.
+    fn path(&self, set: u128) -> Option<u32> {
+        let w = self.width;
+        let right = set & down(set, 1) & self.not_last;
+        let below = set & down(set, w);
+        let cells = set.count_ones();
+        if right.count_ones() + below.count_ones() + 1 != cells {
+            return None;
+        }
+        let left = set & up(set, 1) & self.not_first;
+        let above = set & up(set, w);
+        let three = (right & left & (below | above)) | (below & above & (right | left));
+        (three == 0).then_some(cells)
+    }
+}
+
 /// Where the cells of a set lie.
 #[derive(Clone, Copy)]
 pub(super) enum Space<'a> {
@@ -147,6 +165,15 @@ impl Space<'_> {
         match self {
             Space::Grid(grid) => grid.without_twin_tufts(set),
             Space::Graph(_) => set,
+        }
+    }
+
+    /// The number of cells of a connected set of a grid when it is a path ([`Grid::path`]);
+    /// `None` on a graph.
+    pub(super) fn path(&self, set: u128) -> Option<u32> {
+        match self {
+            Space::Grid(grid) => grid.path(set),
+            Space::Graph(_) => None,
         }
     }
 
@@ -242,6 +269,26 @@ impl Space<'_> {
                 )
             }
         }
+    }
+}
+
+/// A grid region as a symmetric game stores it: the least of its images ([`least_image`]); a
+/// graph region as it is.
+pub(super) fn folded(region: Region) -> Region {
+    match region {
+        Region::Grid {
+            width,
+            height,
+            cells,
+        } => {
+            let (width, height, cells) = least_image(width.into(), height.into(), cells);
+            Region::Grid {
+                width: width as u8,
+                height: height as u8,
+                cells,
+            }
+        }
+        graph => graph,
     }
 }
 
@@ -345,8 +392,10 @@ fn transposed(width: usize, height: usize, cells: u128) -> u128 {
     })
 }
 
-/// The least of the eight images of a box under reflection and rotation, compared as (width,
-/// height, cells): the narrower orientation, then the least set of the four images in it.
+/// The least of the eight images of a box under reflection and rotation, compared as (height,
+/// width, cells): the wider orientation (so that a region of a board wider than tall, the way
+/// boards are mostly written, is seldom transposed), then the least set of the four images in
+/// it.
 fn least_image(width: usize, height: usize, cells: u128) -> (usize, usize, u128) {
     let four = |w: usize, h: usize, c: u128| {
         let flipped = rows_reversed(w, h, c);
@@ -355,8 +404,8 @@ fn least_image(width: usize, height: usize, cells: u128) -> (usize, usize, u128)
             .min(turned(w, h, flipped))
     };
     match width.cmp(&height) {
-        std::cmp::Ordering::Less => (width, height, four(width, height, cells)),
-        std::cmp::Ordering::Greater => {
+        std::cmp::Ordering::Greater => (width, height, four(width, height, cells)),
+        std::cmp::Ordering::Less => {
             let t = transposed(width, height, cells);
             (height, width, four(height, width, t))
         }
@@ -410,9 +459,10 @@ mod tests {
                         w = iw;
                         set |= bit(index);
                     }
-                    (w, width * height / w, set)
+                    (width * height / w, w, set)
                 })
                 .min()
+                .map(|(h, w, set)| (w, h, set))
                 .unwrap();
             assert_eq!(
                 least_image(width, height, cells),
