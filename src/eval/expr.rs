@@ -100,7 +100,6 @@ impl Building {
     }
 }
 
-/// Whether a list of `len` more elements fits in what is left under the memory limit.
 /// The indices of the slice `l[start..=last]` (to the end when `last` is none) of a list of
 /// `len` items, or the index that is out of bounds.
 pub fn slice_range(
@@ -119,6 +118,7 @@ pub fn slice_range(
     Ok(start as usize..(last + 1).max(start) as usize)
 }
 
+/// Whether a list of `len` more elements fits in what is left under the memory limit.
 pub fn fits(host: &dyn Host, len: usize, span: Span) -> Result<(), Error> {
     match host.charge() {
         Some(charge) => charge
