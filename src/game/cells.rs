@@ -56,7 +56,8 @@ pub struct CellSolver {
     /// For games on grids whose moves take one cell or two adjacent cells only, and which are
     /// symmetric: whether they take one cell, and whether two (what `shape::mirrored` reads).
     mirror: Option<(bool, bool)>,
-    /// The only move takes two adjacent cells (Cram): twin tufts go (`shape.rs`).
+    /// The only move takes two adjacent cells (Cram): twin tufts and bridges go
+    /// (`shape::Grid::reduced`).
     pairs_only: bool,
     /// For Cram split into parts: the values of paths, by their number of cells
     /// ([`path_values`]; a part is connected, which the test for a path needs).

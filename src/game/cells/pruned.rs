@@ -330,7 +330,7 @@ impl CellSolver {
         let split = self.rules.split;
         let table = &mut self.table;
         let lone = self.lone;
-        let twins = self.pairs_only;
+        let reduce = self.pairs_only;
         let mirror_rules = self.mirror;
         let paths = self.paths.as_deref();
         let mut option_parts = std::mem::take(&mut st.scratch);
@@ -389,8 +389,8 @@ impl CellSolver {
                     },
                 }
             };
-            let option = if twins {
-                space.without_twin_tufts(option)
+            let option = if reduce {
+                space.reduced(option)
             } else {
                 option
             };
