@@ -229,7 +229,7 @@ impl CellSolver {
         if self.table.bytes_after_one_more(&region) + held > limits.room() {
             return Err(SolveError::MemoryLimit(limits.max_memory));
         }
-        self.table.insert(region, value);
+        self.table.insert(&region, value);
         self.within(pending, held, limits)
     }
 
@@ -238,7 +238,7 @@ impl CellSolver {
     /// shortcut, and a later entry that does not fit ends the search with the limit).
     fn exclude(&mut self, region: &Region, not: u64, pending: usize, held: usize, limits: &Limits) {
         let fits = self.table.len() + 1 + pending <= limits.max_states
-            && self.table.bytes_after_one_more_not() + held <= limits.room();
+            && self.table.bytes_after_one_more(region) + held <= limits.room();
         if fits && not != 0 {
             self.table.exclude(region, not);
         }

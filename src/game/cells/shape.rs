@@ -288,26 +288,6 @@ impl Space<'_> {
     }
 }
 
-/// A grid region as a symmetric game stores it: the least of its images ([`least_image`]); a
-/// graph region as it is.
-pub(super) fn folded(region: Region) -> Region {
-    match region {
-        Region::Grid {
-            width,
-            height,
-            cells,
-        } => {
-            let (width, height, cells) = least_image(width.into(), height.into(), cells);
-            Region::Grid {
-                width: width as u8,
-                height: height as u8,
-                cells,
-            }
-        }
-        graph => graph,
-    }
-}
-
 /// What copying the opponent's move turned half round says of a grid region, for games whose
 /// moves take one cell (`one`) or two adjacent cells (`pairs`), nothing else: `Some(true)`, the
 /// region is worth 0; `Some(false)`, it is not (a move leaves a region worth 0); `None`,
