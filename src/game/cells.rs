@@ -56,7 +56,8 @@ pub struct CellSolver {
     /// For games on grids whose moves take one cell or two adjacent cells only, and which are
     /// symmetric: whether they take one cell, and whether two (what `shape::mirrored` reads).
     mirror: Option<(bool, bool)>,
-    /// The only move takes two adjacent cells (Cram): twin tufts go (`shape.rs`).
+    /// The only move takes two adjacent cells (Cram): twin tufts and bridges go
+    /// (`shape::Grid::reduced`).
     pairs_only: bool,
     /// For Cram split into parts: the values of paths, by their number of cells
     /// ([`path_values`]; a part is connected, which the test for a path needs).
@@ -228,7 +229,7 @@ impl CellSolver {
         if self.table.bytes_after_one_more(&region) + held > limits.room() {
             return Err(SolveError::MemoryLimit(limits.max_memory));
         }
-        self.table.insert(region, value);
+        self.table.insert(&region, value);
         self.within(pending, held, limits)
     }
 
@@ -237,7 +238,7 @@ impl CellSolver {
     /// shortcut, and a later entry that does not fit ends the search with the limit).
     fn exclude(&mut self, region: &Region, not: u64, pending: usize, held: usize, limits: &Limits) {
         let fits = self.table.len() + 1 + pending <= limits.max_states
-            && self.table.bytes_after_one_more_not() + held <= limits.room();
+            && self.table.bytes_after_one_more(region) + held <= limits.room();
         if fits && not != 0 {
             self.table.exclude(region, not);
         }

@@ -236,6 +236,30 @@ fn sparse_boards_whose_parts_are_paths_and_trees_have_the_full_search_s_values()
 }
 
 #[test]
+fn cram_on_every_subset_of_small_boards_has_the_brute_force_values() {
+    // Every set of cells of boards of up to 16 cells, so that every shape of tufts, stars and
+    // bridges that fits is met (the pruned search drops twin tufts and bridges of the options
+    // it lists; the brute force drops nothing).
+    let limits = Limits::default();
+    for (width, height) in [(4, 4), (5, 3), (7, 2), (8, 2)] {
+        let near = grid_neighbours(width, height);
+        let values = brute_force(&near, CellMove::RemoveAdjacentPair);
+        let board = Board::grid(width, height).unwrap();
+        for symmetric in [true, false] {
+            let cram = rules(CellMove::RemoveAdjacentPair, true, symmetric);
+            let mut solver = CellSolver::with_search(cram, CellSearch::Pruned);
+            for set in 0..1u128 << (width * height) {
+                assert_eq!(
+                    solver.value(&board, set, &limits).unwrap(),
+                    values[set as usize],
+                    "{width} x {height}, {set:b}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn a_board_of_two_regions_is_the_sum_of_each() {
     // 9 x 3 with a column of holes: a 4 x 3 region and a 4 x 3 region with a notch.
     let board = Board::grid(9, 3).unwrap();

@@ -17,8 +17,8 @@
 //!   window of the next option is W without its greatest. The answer, when every option is
 //!   looked at, is the one number left in W (exact, and stored), or "not in R".
 //!
-//! Exact values are stored in the table the full search fills; beside them, the table keeps
-//! the values below 64 a region is known not to have (each "not in R" answer). Such values
+//! Exact values are stored in the table the full search fills; in their place, the table keeps
+//! the values below 16 a region is known not to have (each "not in R" answer). Such values
 //! count as taken by an option when the region is asked again: the value g is the least
 //! number no option has, and a number known not to be g is either one some option has or above
 //! g, so the least number neither taken nor known not to be g is still g, and the counting
@@ -27,7 +27,8 @@
 //! For Cram, a part that is a path is valued from the values of paths (`CellSolver::paths`),
 //! neither put in its canonical form nor looked up.
 
-use super::shape::{folded, mirrored, unpack, Region};
+use super::shape::{mirrored, unpack, Region};
+use super::table::Known;
 use super::{CellSolver, SolveError};
 use crate::game::Limits;
 
@@ -292,10 +293,10 @@ impl CellSolver {
         ask: Ask,
         limits: &Limits,
     ) -> Option<Answer> {
-        if let Some(v) = self.table.get(&region) {
-            return Some(Answer::Value(v));
-        }
-        let not = self.table.not(&region);
+        let not = match self.table.known(&region) {
+            Known::Value(v) => return Some(Answer::Value(v)),
+            Known::Not(not) => not,
+        };
         if let Ask::Within(r) = ask {
             if r.without(&Nims([not, 0, 0, 0])).is_empty() {
                 return Some(Answer::Outside);
@@ -315,11 +316,6 @@ impl CellSolver {
                 return Some(Answer::Outside);
             }
         }
-        let symmetric_grid = self.rules.symmetric && matches!(region, Region::Grid { .. });
-        let room = self.table.bytes_to_recall() + self.table.bytes() + st.bytes() <= limits.room();
-        if symmetric_grid && room {
-            self.table.start_recalling();
-        }
         let (pending, parts) = (st.pending.len(), st.parts.len());
         // The values it is known not to have count as taken (the module's doc says why).
         let mut taken = Nims([not, 0, 0, 0]);
@@ -328,9 +324,9 @@ impl CellSolver {
         }
         let symmetric = self.rules.symmetric;
         let split = self.rules.split;
-        let table = &mut self.table;
+        let table = &self.table;
         let lone = self.lone;
-        let twins = self.pairs_only;
+        let reduce = self.pairs_only;
         let mirror_rules = self.mirror;
         let paths = self.paths.as_deref();
         let mut option_parts = std::mem::take(&mut st.scratch);
@@ -358,25 +354,8 @@ impl CellSolver {
                     xor ^= u32::from(paths.expect("paths")[n as usize]);
                     return;
                 }
-                let (part, known) = if symmetric_grid {
-                    // As cropped first: a region met again in the same place.
-                    let cropped = space.region(part, false);
-                    if let Some(v) = table.recall(&cropped) {
-                        xor ^= v;
-                        return;
-                    }
-                    let part = folded(cropped.clone());
-                    let known = table.get(&part);
-                    if let Some(v) = known {
-                        table.remember(&cropped, v);
-                    }
-                    (part, known)
-                } else {
-                    let part = space.region(part, symmetric);
-                    let known = table.get(&part);
-                    (part, known)
-                };
-                match known {
+                let part = space.region(part, symmetric);
+                match table.get(&part) {
                     Some(v) => xor ^= v,
                     None if mirror_rules.and_then(|(o, p)| mirrored(&part, o, p)) == Some(true) => {
                     }
@@ -389,8 +368,8 @@ impl CellSolver {
                     },
                 }
             };
-            let option = if twins {
-                space.without_twin_tufts(option)
+            let option = if reduce {
+                space.reduced(option)
             } else {
                 option
             };

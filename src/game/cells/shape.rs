@@ -95,12 +95,26 @@ type Side = (
 );
 
 impl Grid {
-    /// For games whose only move takes two adjacent cells: `set` without all but one of the
-    /// tufts of each cell (a tuft: a cell with one neighbour in `set`). A tuft is covered only
-    /// with its neighbour, and once that neighbour is covered, by whatever move, its tufts are
-    /// lone cells with no move: so the options of the set and of the set without the second
-    /// tuft are the same games, one for one, and so are their values (by induction).
-    pub(super) fn without_twin_tufts(&self, set: u128) -> u128 {
+    /// For games whose only move takes two adjacent cells (Cram): `set` without what cannot
+    /// change its value. A *tuft* is a cell with one neighbour in `set`, a *star* a cell next
+    /// to a tuft. Two kinds of cells go:
+    ///
+    /// - *Twin tufts*: all but one of the tufts of each star. A tuft is covered only with its
+    ///   star, and once that star is covered, by whatever move, its tufts are lone cells with no
+    ///   move: so the options of the set and of the set without the second tuft are the same
+    ///   games, one for one, and so are their values (by induction).
+    /// - *Bridges*: cells neither tufts nor stars whose every neighbour is a star. Let b be one,
+    ///   P the set. Each neighbour s of b has a tuft t (t is not b, since b is not a tuft, and
+    ///   not next to b, since b is not a star). That stays true after any move that does not
+    ///   cover b: t is covered only with s, and t keeps s as its one neighbour while s is
+    ///   there. So by induction on the cells, G(P - m) = G(P - m - b) for each move m that does
+    ///   not cover b: those options of P have the values of the options of P - b, which are
+    ///   exactly the sets P - b - m. The other options cover b and a star s, and leave t with
+    ///   no neighbour: P - b - s is the game P - b - s - t, an option of P - b (the move s, t).
+    ///   So the options of P and of P - b have the same values, and G(P) = G(P - b). Bridges
+    ///   are never next to each other (a bridge is not a star), and removing one leaves every
+    ///   star and its tuft, so all of them go at once, with the twin tufts (no bridge is one).
+    pub(super) fn reduced(&self, set: u128) -> u128 {
         let w = self.width;
         let right = set & down(set, 1) & self.not_last;
         let left = set & up(set, 1) & self.not_first;
@@ -109,7 +123,7 @@ impl Grid {
         let odd = right ^ left ^ below ^ above;
         let two = (right & left) | (below & above) | ((right | left) & (below | above));
         let tufts = odd & !two;
-        let mut seen = 0;
+        let mut stars = 0;
         let mut twins = 0;
         let sides: [Side; 4] = [
             (right, up, down, 1),
@@ -119,10 +133,12 @@ impl Grid {
         ];
         for (side, to, back, by) in sides {
             let near = to(tufts & side, by);
-            twins |= back(near & seen, by);
-            seen |= near;
+            twins |= back(near & stars, by);
+            stars |= near;
         }
-        set & !twins
+        let others = set & !tufts & !stars;
+        let bridges = others & !self.near(others);
+        set & !twins & !bridges
     }
 }
 
@@ -160,10 +176,10 @@ impl Space<'_> {
         }
     }
 
-    /// `set` without twin tufts ([`Grid::without_twin_tufts`]) on a grid, else `set`.
-    pub(super) fn without_twin_tufts(&self, set: u128) -> u128 {
+    /// `set` without twin tufts and bridges ([`Grid::reduced`]) on a grid, else `set`.
+    pub(super) fn reduced(&self, set: u128) -> u128 {
         match self {
-            Space::Grid(grid) => grid.without_twin_tufts(set),
+            Space::Grid(grid) => grid.reduced(set),
             Space::Graph(_) => set,
         }
     }
@@ -269,26 +285,6 @@ impl Space<'_> {
                 )
             }
         }
-    }
-}
-
-/// A grid region as a symmetric game stores it: the least of its images ([`least_image`]); a
-/// graph region as it is.
-pub(super) fn folded(region: Region) -> Region {
-    match region {
-        Region::Grid {
-            width,
-            height,
-            cells,
-        } => {
-            let (width, height, cells) = least_image(width.into(), height.into(), cells);
-            Region::Grid {
-                width: width as u8,
-                height: height as u8,
-                cells,
-            }
-        }
-        graph => graph,
     }
 }
 
@@ -470,6 +466,32 @@ mod tests {
                 "{width} x {height}"
             );
         }
+    }
+
+    #[test]
+    fn cram_drops_twin_tufts_and_bridges() {
+        // Cells of a 5 x 3 board by (row, column).
+        let grid = Grid::new(5, 3);
+        let set = |cells: &[(usize, usize)]| cells.iter().fold(0, |s, &(r, c)| s | bit(r * 5 + c));
+        // A path of five: its middle cell is a bridge between two dominoes.
+        let path = set(&[(1, 0), (1, 1), (1, 2), (1, 3), (1, 4)]);
+        assert_eq!(grid.reduced(path), path & !set(&[(1, 2)]));
+        // A plus: the centre has four tufts; three go, and nothing is a bridge.
+        let plus = set(&[(0, 2), (1, 1), (1, 2), (1, 3), (2, 2)]);
+        assert_eq!(grid.reduced(plus).count_ones(), 2);
+        // A full 3 x 3 box has no tuft, so nothing goes.
+        let square = set(&[
+            (0, 0),
+            (0, 1),
+            (0, 2),
+            (1, 0),
+            (1, 1),
+            (1, 2),
+            (2, 0),
+            (2, 1),
+        ]);
+        let square = square | set(&[(2, 2)]);
+        assert_eq!(grid.reduced(square), square);
     }
 
     #[test]

@@ -1,12 +1,14 @@
-//! The values of stored regions: grid regions in one flat open-addressed table (a key of a
-//! `u128` and its box, no allocation per entry), graph regions in a hash map of their rows.
+//! What is known of stored regions: a value, or values a region does not have (the answers
+//! "not in R" of the pruned search). Grid regions are kept in one flat open-addressed table of
+//! 16-byte slots, read for every part of every option, so its size is what the search's speed
+//! and memory follow; graph regions, and grid regions too large for a slot, in hash maps.
 //!
-//! Beside them, for grid regions: a second flat table of the values below 64 a region is known
-//! not to have (the answers "not in R" of the pruned search), kept apart so that the table of
-//! values, read for every part of every option, stays small; and a cache of a fixed size of the
-//! values of regions as they were cropped, not yet turned to the least of their images, so that
-//! a region met again in the same place is valued without its images or the table (a region
-//! takes the one place its hash gives, in place of what was there).
+//! A slot is one `u128`: the region's cells (bits 0 to 103), its width (bits 104 to 110; 0 in
+//! an empty slot, as no region is 0 wide), what is kept (bits 111 to 126): its value, or the
+//! values below 16 it is known not to have (bit v for v), and whether that is its value (bit
+//! 127).
+//! The height is not kept: a region is cropped to its box, so its last row has a cell, and the
+//! height follows from its cells and its width.
 
 use std::sync::Arc;
 
@@ -14,38 +16,60 @@ use rustc_hash::FxHashMap;
 
 use super::shape::Region;
 
-/// One slot of a flat table: a grid region's cells, its box (`width << 8 | height`, 0 for an
-/// empty slot) and what is kept of it: its value, or the values it does not have (bit v for v).
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    cells: u128,
-    kept: u64,
-    dims: u16,
+/// What is known of a region: its value, or (bit v for v) values it does not have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Known {
+    Value(u32),
+    Not(u64),
 }
 
-/// How many places the cache of cropped regions holds (32 bytes each: 2 MiB).
-const RECENT_PLACES: usize = 1 << 16;
+/// A region's entry as a slot keeps it, beside its key: bit 16 says the low 16 bits are its
+/// value, else they are the values below 16 it does not have.
+type Kept = u32;
 
-/// What a graph region's entry costs beside its rows: key, value and the map's slack.
-const GRAPH_ENTRY_BYTES: usize = 64;
+const EXACT: Kept = 1 << 16;
+
+/// The values a region is known not to have that an entry keeps: those below 16.
+const NOTS_KEPT: u64 = 0xffff;
+
+/// The cells a slot holds: a region whose box runs past cell 103 goes to the map.
+const SLOT_CELLS: u32 = 104;
+
+/// The bits of a slot that say which region it holds: its cells and its width.
+const KEY_BITS: u128 = (1 << (SLOT_CELLS + 7)) - 1;
+
+/// What a map's entry costs beside a graph's rows: key, value and the map's slack.
+const ENTRY_BYTES: usize = 64;
+
+fn known(kept: Kept) -> Known {
+    match kept & EXACT {
+        0 => Known::Not(u64::from(kept)),
+        _ => Known::Value(kept & 0xffff),
+    }
+}
 
 /// A flat open-addressed table of grid regions, at most three quarters full.
 #[derive(Default)]
 struct Flat {
-    slots: Vec<Slot>,
+    slots: Vec<u128>,
     len: usize,
+}
+
+/// The width bits of a slot: 0 when it is empty.
+fn width_of(slot: u128) -> u128 {
+    slot >> SLOT_CELLS & 0x7f
 }
 
 impl Flat {
     fn bytes(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<Slot>()
+        self.slots.capacity() * std::mem::size_of::<u128>()
     }
 
     /// The bytes it holds while it grows to take one more region (both arrays while the
     /// entries move).
     fn bytes_after_one_more(&self) -> usize {
         match self.needs_growth() {
-            true => self.bytes() + (self.slots.len() * 2).max(1024) * std::mem::size_of::<Slot>(),
+            true => self.bytes() + (self.slots.len() * 2).max(1024) * std::mem::size_of::<u128>(),
             false => self.bytes(),
         }
     }
@@ -54,195 +78,167 @@ impl Flat {
         (self.len + 1) * 4 > self.slots.len() * 3
     }
 
-    fn find(&self, cells: u128, dims: u16) -> usize {
+    /// The place of `key` (cells and width): its slot, or the empty slot it would take.
+    fn find(&self, key: u128) -> usize {
         let mask = self.slots.len() - 1;
-        let mut i = hash(cells, dims) as usize & mask;
+        let mut i = hash(key) as usize & mask;
         loop {
-            let slot = &self.slots[i];
-            if slot.dims == 0 || (slot.dims == dims && slot.cells == cells) {
+            let slot = self.slots[i];
+            if width_of(slot) == 0 || slot & KEY_BITS == key {
                 return i;
             }
             i = (i + 1) & mask;
         }
     }
 
-    fn get(&self, cells: u128, dims: u16) -> Option<u64> {
+    fn get(&self, key: u128) -> Option<Kept> {
         if self.slots.is_empty() {
             return None;
         }
-        let slot = self.slots[self.find(cells, dims)];
-        (slot.dims != 0).then_some(slot.kept)
+        let slot = self.slots[self.find(key)];
+        (width_of(slot) != 0).then_some((slot >> (SLOT_CELLS + 7)) as Kept)
     }
 
-    /// The slot of a region, made (with nothing kept) if it has none.
-    fn slot(&mut self, cells: u128, dims: u16) -> &mut Slot {
+    /// Sets what is kept of `key` to `change` of what was (`None` for nothing yet).
+    fn update(&mut self, key: u128, change: impl FnOnce(Option<Kept>) -> Kept) {
         if self.needs_growth() {
             self.grow();
         }
-        let i = self.find(cells, dims);
-        if self.slots[i].dims == 0 {
+        let i = self.find(key);
+        let before = self.slots[i];
+        let was = (width_of(before) != 0).then_some((before >> (SLOT_CELLS + 7)) as Kept);
+        if was.is_none() {
             self.len += 1;
-            self.slots[i] = Slot {
-                cells,
-                kept: 0,
-                dims,
-            };
         }
-        &mut self.slots[i]
+        self.slots[i] = key | u128::from(change(was)) << (SLOT_CELLS + 7);
     }
 
     fn grow(&mut self) {
-        let grown = vec![Slot::default(); (self.slots.len() * 2).max(1024)];
+        let grown = vec![0u128; (self.slots.len() * 2).max(1024)];
         let old = std::mem::replace(&mut self.slots, grown);
-        for slot in old.into_iter().filter(|s| s.dims != 0) {
-            let i = self.find(slot.cells, slot.dims);
+        for slot in old.into_iter().filter(|&s| width_of(s) != 0) {
+            let i = self.find(slot & KEY_BITS);
             self.slots[i] = slot;
         }
     }
 }
 
-#[derive(Default)]
-pub(super) struct Table {
-    values: Flat,
-    nots: Flat,
-    graphs: FxHashMap<Arc<[u128]>, u8>,
-    rows_bytes: usize,
-    /// The cache of cropped regions' values, empty until it is first used.
-    recent: Vec<Slot>,
-}
-
-fn hash(cells: u128, dims: u16) -> u64 {
+fn hash(key: u128) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let h = (cells as u64 ^ u64::from(dims)).wrapping_mul(K);
-    let h = (h.rotate_left(26) ^ (cells >> 64) as u64).wrapping_mul(K);
+    let h = (key as u64).wrapping_mul(K);
+    let h = (h.rotate_left(26) ^ (key >> 64) as u64).wrapping_mul(K);
     h ^ h >> 29
 }
 
-/// A grid region's key: its cells and its box.
-fn key(region: &Region) -> Option<(u128, u16)> {
-    match *region {
-        Region::Grid {
-            width,
-            height,
-            cells,
-        } => Some((cells, u16::from(width) << 8 | u16::from(height))),
-        Region::Graph(_) => None,
+/// Where a region's entry is.
+enum Place<'a> {
+    /// In the flat table, under this key (cells and width).
+    Slot(u128),
+    /// A grid region too large for a slot: its cells and width.
+    Wide(u128, u8),
+    Graph(&'a Arc<[u128]>),
+}
+
+fn place(region: &Region) -> Place<'_> {
+    match region {
+        Region::Grid { width, cells, .. } => {
+            debug_assert!(*width > 0 && *width < 128);
+            if *cells >> SLOT_CELLS == 0 {
+                Place::Slot(cells | u128::from(*width) << SLOT_CELLS)
+            } else {
+                Place::Wide(*cells, *width)
+            }
+        }
+        Region::Graph(rows) => Place::Graph(rows),
     }
+}
+
+#[derive(Default)]
+pub(super) struct Table {
+    flat: Flat,
+    wide: FxHashMap<(u128, u8), Kept>,
+    graphs: FxHashMap<Arc<[u128]>, Kept>,
+    rows_bytes: usize,
 }
 
 impl Table {
     /// How many regions have an entry (a value, or values they do not have).
     pub(super) fn len(&self) -> usize {
-        self.values.len + self.nots.len + self.graphs.len()
+        self.flat.len + self.wide.len() + self.graphs.len()
     }
 
     /// The bytes it holds.
     pub(super) fn bytes(&self) -> usize {
-        self.values.bytes()
-            + self.nots.bytes()
-            + self.graphs.capacity() * GRAPH_ENTRY_BYTES
+        self.flat.bytes()
+            + (self.wide.capacity() + self.graphs.capacity()) * ENTRY_BYTES
             + self.rows_bytes
-            + self.recent.capacity() * std::mem::size_of::<Slot>()
     }
 
-    /// The bytes it would hold after storing the value of one more region.
+    /// The bytes it would hold after an entry for one more region.
     pub(super) fn bytes_after_one_more(&self, region: &Region) -> usize {
-        match region {
-            Region::Grid { .. } => {
-                self.bytes() - self.values.bytes() + self.values.bytes_after_one_more()
-            }
-            Region::Graph(rows) => {
-                let grown = if self.graphs.len() == self.graphs.capacity() {
-                    self.graphs.capacity().max(8) * GRAPH_ENTRY_BYTES
-                } else {
-                    0
-                };
-                self.bytes() + grown + rows.len() * 16 + 16
-            }
-        }
-    }
-
-    /// The bytes it would hold after noting the values one more grid region does not have.
-    pub(super) fn bytes_after_one_more_not(&self) -> usize {
-        self.bytes() - self.nots.bytes() + self.nots.bytes_after_one_more()
-    }
-
-    /// The bytes the cache of cropped regions would add if it were made now.
-    pub(super) fn bytes_to_recall(&self) -> usize {
-        match self.recent.is_empty() {
-            true => RECENT_PLACES * std::mem::size_of::<Slot>(),
+        let grown = |len: usize, capacity: usize| match len == capacity {
+            true => capacity.max(8) * ENTRY_BYTES,
             false => 0,
-        }
-    }
-
-    /// Makes the cache of cropped regions (at most [`Table::bytes_to_recall`] bytes more).
-    pub(super) fn start_recalling(&mut self) {
-        if self.recent.is_empty() {
-            self.recent = vec![Slot::default(); RECENT_PLACES];
-        }
-    }
-
-    /// The value of a grid region as it was cropped, if it is in the cache.
-    pub(super) fn recall(&self, region: &Region) -> Option<u32> {
-        let (cells, dims) = key(region)?;
-        let slot = self
-            .recent
-            .get(hash(cells, dims) as usize & (RECENT_PLACES - 1))?;
-        (slot.dims == dims && slot.cells == cells).then_some(slot.kept as u32)
-    }
-
-    /// Puts the value of a grid region as it was cropped in the cache (once it is made), in
-    /// place of what its place held.
-    pub(super) fn remember(&mut self, region: &Region, value: u32) {
-        if let Some((cells, dims)) = key(region) {
-            let place = hash(cells, dims) as usize & (RECENT_PLACES - 1);
-            if let Some(slot) = self.recent.get_mut(place) {
-                *slot = Slot {
-                    cells,
-                    kept: value.into(),
-                    dims,
-                };
+        };
+        match place(region) {
+            Place::Slot(_) => self.bytes() - self.flat.bytes() + self.flat.bytes_after_one_more(),
+            Place::Wide(..) => self.bytes() + grown(self.wide.len(), self.wide.capacity()),
+            Place::Graph(rows) => {
+                self.bytes()
+                    + grown(self.graphs.len(), self.graphs.capacity())
+                    + rows.len() * 16
+                    + 16
             }
         }
     }
 
+    /// What is known of a region (`Known::Not(0)`: nothing).
+    pub(super) fn known(&self, region: &Region) -> Known {
+        let kept = match place(region) {
+            Place::Slot(key) => self.flat.get(key),
+            Place::Wide(cells, width) => self.wide.get(&(cells, width)).copied(),
+            Place::Graph(rows) => self.graphs.get(rows).copied(),
+        };
+        kept.map_or(Known::Not(0), known)
+    }
+
+    /// A region's value, if it is stored.
     pub(super) fn get(&self, region: &Region) -> Option<u32> {
-        match key(region) {
-            Some((cells, dims)) => self.values.get(cells, dims).map(|v| v as u32),
-            None => match region {
-                Region::Graph(rows) => self.graphs.get(rows).map(|&v| u32::from(v)),
-                Region::Grid { .. } => None,
-            },
+        match self.known(region) {
+            Known::Value(v) => Some(v),
+            Known::Not(_) => None,
         }
     }
 
-    /// The values below 64 a region is known not to have (bit v for v; none known of a graph
-    /// region).
-    pub(super) fn not(&self, region: &Region) -> u64 {
-        key(region)
-            .and_then(|(cells, dims)| self.nots.get(cells, dims))
-            .unwrap_or(0)
-    }
-
-    /// Notes that a grid region's value is none of `not` (bit v for v); nothing for a graph
-    /// region.
+    /// Notes that a region's value is none of `not` (bit v for v; those below 16 are kept),
+    /// unless its value is stored.
     pub(super) fn exclude(&mut self, region: &Region, not: u64) {
-        if let Some((cells, dims)) = key(region) {
-            self.nots.slot(cells, dims).kept |= not;
+        let not = (not & NOTS_KEPT) as Kept;
+        if not != 0 {
+            self.change(region, |was| match was {
+                Some(kept) if kept & EXACT != 0 => kept,
+                was => was.unwrap_or(0) | not,
+            });
         }
     }
 
     /// Stores a value (below 256: a value is at most the number of cells).
-    pub(super) fn insert(&mut self, region: Region, value: u32) {
-        let value = u8::try_from(value).expect("a value of at most 128");
-        match key(&region) {
-            Some((cells, dims)) => self.values.slot(cells, dims).kept = value.into(),
-            None => {
-                if let Region::Graph(rows) = region {
-                    let bytes = rows.len() * 16 + 16;
-                    if self.graphs.insert(rows, value).is_none() {
-                        self.rows_bytes += bytes;
-                    }
+    pub(super) fn insert(&mut self, region: &Region, value: u32) {
+        assert!(value <= 128, "a value of at most 128");
+        self.change(region, |_| EXACT | value);
+    }
+
+    fn change(&mut self, region: &Region, change: impl FnOnce(Option<Kept>) -> Kept) {
+        match place(region) {
+            Place::Slot(key) => self.flat.update(key, change),
+            Place::Wide(cells, width) => {
+                let kept = change(self.wide.get(&(cells, width)).copied());
+                self.wide.insert((cells, width), kept);
+            }
+            Place::Graph(rows) => {
+                let kept = change(self.graphs.get(rows).copied());
+                if self.graphs.insert(rows.clone(), kept).is_none() {
+                    self.rows_bytes += rows.len() * 16 + 16;
                 }
             }
         }
