@@ -4,13 +4,13 @@
 //! `survey` and `equal_games`), and the figures of its values; shown as an aligned table or
 //! written to a `.csv` or `.json` file.
 
+mod in_order;
 mod parts;
 
 use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::Arc;
 
-use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::answer_files;
@@ -30,12 +30,10 @@ use crate::span::Span;
 use crate::syntax::ast::{Expr, Output, SurveyFamily};
 
 /// How many heaps each game of a survey is computed to, when no `up to N` is given: enough for
-/// most periods of the codes of three digits, and a survey of them in minutes.
-pub const SURVEY_HEAPS: usize = 1 << 16;
-
-/// How many games a batch of a survey on several threads has for each thread: a few, so that
-/// the workers share games of unequal cost and a stop comes soon.
-const BATCH_A_THREAD: usize = 4;
+/// the periods of the codes of three digits that the literature proves within it (0.127's
+/// proof, preperiod 46,578 and period 4, needs about 93,000 heaps), the heaps of the published figures of the open ones (tczajka's tables give
+/// them at 2^17), and a survey of every code of three digits in minutes (`BENCHMARKS.md`).
+pub const SURVEY_HEAPS: usize = 1 << 17;
 
 /// The most games a survey takes (octal codes of 5 digits, hexadecimal codes of 3, subtraction
 /// sets within `1..=16`).
@@ -242,8 +240,9 @@ impl Interpreter {
         }
     }
 
-    /// Computes the games `todo` of the survey (in order), a few a thread in batches on the sweep
-    /// threads, taken in order: each is given to `take` as it comes. The first error stops it.
+    /// Computes the games `todo` of the survey: codes and sets on the sweep threads, each
+    /// thread taking the next game as soon as it is free (`in_order`), the games of a list on
+    /// this thread; each is given to `take` in order as it comes. The first error stops it.
     fn compute(
         &mut self,
         survey: &Survey,
@@ -258,26 +257,26 @@ impl Interpreter {
         let threads = self.sweep_threads();
         let limits = self.engine.limits.clone();
         let bound = survey.bound;
-        let mut found = Vec::new().into_iter();
-        for (t, &g) in todo.iter().enumerate() {
-            reporter.iter().for_each(|r| r.set_done((done + t) as u64));
-            if found.as_slice().is_empty() {
-                // The next batch: a few games a thread, computed at once, taken in order.
-                let batch = &todo[t..(t + BATCH_A_THREAD * threads).min(todo.len())];
-                found = match threads > 1 && !matches!(members[g], Member::Declared(..)) {
-                    true => self.on_pool(|| {
-                        batch
-                            .par_iter()
-                            .map(|&g| survey_apart(&members[g], bound, &limits))
-                            .collect::<Vec<_>>()
-                    }),
-                    false => vec![self.survey_one(&members[g], bound)],
-                }
-                .into_iter();
+        let mut handle = |t: usize, found: Result<Option<Surveyed>, SolveError>| {
+            reporter
+                .iter()
+                .for_each(|r| r.set_done((done + t + 1) as u64));
+            let g = todo[t];
+            match found {
+                Ok(surveyed) => take(g, surveyed).map_err(Stop::File),
+                Err(e) => Err(Stop::Game(g, e)),
             }
-            match found.next().expect("a game of the batch") {
-                Ok(surveyed) => take(g, surveyed).map_err(Stop::File)?,
-                Err(e) => return Err(Stop::Game(g, e)),
+        };
+        let declared = todo
+            .iter()
+            .any(|&g| matches!(members[g], Member::Declared(..)));
+        if threads > 1 && !declared {
+            let work = |&g: &usize| survey_apart(&members[g], bound, &limits);
+            in_order::in_order(threads, todo, work, handle)?;
+        } else {
+            for (t, &g) in todo.iter().enumerate() {
+                let found = self.survey_one(&members[g], bound);
+                handle(t, found)?;
             }
         }
         reporter.into_iter().for_each(|r| r.complete());

@@ -164,17 +164,6 @@ impl Interpreter {
         }
     }
 
-    /// Runs `work` on the threads of sweeps (`--threads`: rayon's global pool for 0).
-    pub(crate) fn on_pool<R: Send>(&mut self, work: impl FnOnce() -> R + Send) -> R {
-        match self.engine.limits.threads {
-            0 | 1 => work(),
-            n => match self.pool(n) {
-                Some(pool) => pool.install(work),
-                None => work(),
-            },
-        }
-    }
-
     /// The pool of `n` threads, made on first use (rayon's global pool serves `threads = 0`).
     fn pool(&mut self, n: usize) -> Option<Arc<rayon::ThreadPool>> {
         if self.pool.is_none() {
