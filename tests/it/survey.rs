@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::periods::proved_octal_period;
-use crate::support::octal_values;
+use crate::support::{octal_values, published};
 use grundy::game::Limits;
 
 /// Runs `source` with `folder` as its root.
@@ -141,119 +141,137 @@ fn codes_of_two_digits_against_the_plain_mex() {
     );
 }
 
-/// The games equal to others in `GameLookup.md` (tczajka/octal-games), among the codes of up to
-/// two digits: each row's earlier game is of the same class as the game the table names
-/// (`-` there: equal to no simpler game, so the survey may name none or one of the same class).
-#[test]
-fn equal_games_are_those_of_the_published_lookup() {
-    let rows = survey_rows("survey octal 2 up to 4000");
-    let index: HashMap<&str, usize> = rows
+/// Surveys every octal code of up to three digits to `heaps` heaps; its rows, and their places
+/// by code.
+fn codes_of_three_digits(heaps: usize) -> (Vec<HashMap<String, String>>, HashMap<String, usize>) {
+    let rows = survey_rows(&format!("survey octal 3 up to {heaps}"));
+    assert_eq!(rows.len(), 2 * 512 - 1);
+    let index = rows
         .iter()
         .enumerate()
-        .map(|(i, r)| (r["game"].as_str(), i))
+        .map(|(i, r)| (r["game"].clone(), i))
         .collect();
-    // The first game of each row's class: its earlier game's, followed back.
+    (rows, index)
+}
+
+/// Every game `GameLookup.md` (tczajka/octal-games) names as equal to a simpler one, among the
+/// codes of up to three digits (0.x and 4.x): the survey's earlier game of each row, followed
+/// back, leads to the same first game as that of the simpler one. (`-` there: equal to no
+/// simpler game, so the survey may name none or one of the same class.)
+#[test]
+fn equal_games_are_those_of_the_published_lookup() {
+    let (rows, index) = codes_of_three_digits(4096);
     let class = |mut i: usize| {
         while !rows[i]["equals"].is_empty() {
-            i = index[rows[i]["equals"].as_str()];
+            i = index[&rows[i]["equals"]];
         }
         i
     };
-    // GameLookup.md, the rows `.x`, `4.x`, `.0x` to `.7x` and `4.0x` to `4.7x`: code, its equal.
-    let lookup = [
-        ("0.2", "4.0"),
-        ("0.3", "4.0"),
-        ("0.5", "4.0"),
-        ("0.7", "4.0"),
-        ("4.1", "0.51"),
-        ("4.2", "4.0"),
-        ("4.4", "0.77"),
-        ("4.5", "0.51"),
-        ("4.6", "0.77"),
-        ("4.7", "0.75"),
-        ("0.01", "0.1"),
-        ("0.03", "0.02"),
-        ("0.05", "4.0"),
-        ("0.07", "0.4"),
-        ("0.21", "4.0"),
-        ("0.23", "0.22"),
-        ("0.24", "4.0"),
-        ("0.25", "4.0"),
-        ("0.27", "0.26"),
-        ("0.33", "0.22"),
-        ("0.37", "0.6"),
-        ("0.41", "0.17"),
-        ("0.42", "0.4"),
-        ("0.43", "0.17"),
-        ("0.46", "0.44"),
-        ("0.47", "0.45"),
-        ("0.55", "0.51"),
-        ("0.61", "0.6"),
-        ("0.62", "0.6"),
-        ("0.63", "0.6"),
-        ("0.65", "0.64"),
-        ("0.66", "0.64"),
-        ("0.67", "0.64"),
-        ("0.73", "0.26"),
-        ("4.01", "4.0"),
-        ("4.02", "0.26"),
-        ("4.13", "4.12"),
-        ("4.16", "0.57"),
-        ("4.31", "4.3"),
-        ("4.71", "0.75"),
-        ("4.73", "4.72"),
-    ];
-    for (code, equal) in lookup {
-        let (i, j) = (index[code], index[equal]);
-        assert_eq!(
-            class(i),
-            class(j),
-            "{code} and {equal}: {:?} and {:?}",
-            rows[i],
-            rows[j]
-        );
+    let mut pairs = 0;
+    for lookup in published::rows("GameLookup.md") {
+        let family = &lookup["game"];
+        for digit in 1..=7 {
+            let Some(equal) = published::code(&lookup[&digit.to_string()]) else {
+                continue;
+            };
+            let code = published::code(&family.replace('x', &digit.to_string())).unwrap();
+            let (i, j) = (index[&code], index[&equal]);
+            assert_eq!(
+                class(i),
+                class(j),
+                "{code} and {equal}: {:?} and {:?}",
+                rows[i],
+                rows[j]
+            );
+            pairs += 1;
+        }
     }
+    assert!(pairs > 600, "{pairs}");
 }
 
-/// Periods of `SolvedGames.md` (tczajka/octal-games: Kenyon 1967, Austin 1976, and `.45`) found
-/// and proved by a survey of a list, and the figures of `.04` to 2^17 heaps in
-/// `UnsolvedGames.md`: the largest value 1024 at heap 109,363, the rare mask 7b8 (hexadecimal),
-/// 18,860 rare heaps with heap 0, the last at 131,003.
+/// The games of `TrivialGames.md` (tczajka/octal-games), solved from their first 1,000 values:
+/// each is solved in a survey of the codes of up to three digits, with the table's preperiod
+/// and period.
+#[test]
+fn trivial_games_have_the_published_periods() {
+    let (rows, index) = codes_of_three_digits(2000);
+    let trivial = published::rows("TrivialGames.md");
+    for game in &trivial {
+        let code = published::code(&game["game"]).unwrap();
+        let row = &rows[index[&code]];
+        assert_eq!(row["status"], "solved", "{code}: {row:?}");
+        let decimal = |column: &str| published::number(&game[column], 10);
+        assert_eq!(number(row, "preperiod"), decimal("prefix"), "{code}");
+        assert_eq!(number(row, "period"), decimal("period"), "{code}");
+    }
+    assert!(trivial.len() > 80, "{}", trivial.len());
+}
+
+/// The periods and figures of `SolvedGames.md` and `UnsolvedGames.md` (tczajka/octal-games):
+/// a survey of a list, each game to 2^17 heaps, proves the periods whose proof needs no more
+/// heaps than that (Kenyon 1967, Austin 1976, `.45`, Gangolli and Plambeck's 0.127) and finds
+/// the figures that 2^17 heaps settle: the largest value and its first heap when that heap is
+/// below 2^17, the rare mask, the rare heaps and the last of them when the last is below 2^17
+/// (the tables count heap 0 among the rare heaps, the survey from heap 1), and every figure of
+/// the open games that the table gives at 2^17 heaps.
 #[test]
 fn published_periods_and_figures() {
-    let games = [
-        ("0.45", 498, 20),
-        ("0.156", 3479, 349),
-        ("0.356", 7315, 142),
-        ("0.644", 3256, 442),
-        ("0.165", 5181, 1550),
-    ];
+    let heaps = 1 << 17;
+    let mut games: Vec<(String, HashMap<String, String>)> = Vec::new();
+    for row in published::rows("SolvedGames.md") {
+        games.push((published::code(&row["game"]).unwrap(), row));
+    }
+    for row in published::rows("UnsolvedGames.md") {
+        let n = row.get("n").map(String::as_str);
+        if let (Some(code), Some("2^17")) = (published::code(&row["game"]), n) {
+            games.push((code, row));
+        }
+    }
     let declared: String = games
         .iter()
         .enumerate()
-        .map(|(i, (code, _, _))| format!("game g{i} = octal {code}\n"))
+        .map(|(i, (code, _))| format!("game g{i} = octal {code}\n"))
         .collect();
     let names: Vec<String> = (0..games.len()).map(|i| format!("g{i}")).collect();
-    let rows = survey_rows(&format!(
-        "{declared}survey [{}] up to 20000",
-        names.join(", ")
-    ));
-    for ((code, n0, p), row) in games.iter().zip(&rows) {
-        assert_eq!(row["status"], "solved", "{code}: {row:?}");
-        assert_eq!(number(row, "preperiod"), Some(*n0), "{code}");
-        assert_eq!(number(row, "period"), Some(*p), "{code}");
+    let survey = format!("{declared}survey [{}] up to {heaps}", names.join(", "));
+    let rows = survey_rows(&survey);
+    let (mut proved, mut figures) = (0, 0);
+    for ((code, table), row) in games.iter().zip(&rows) {
+        let decimal = |column: &str| table.get(column).and_then(|c| published::number(c, 10));
+        let needs = match (decimal("prefix"), decimal("period")) {
+            (Some(n0), Some(p)) => 2 * (n0 + p) + 3,
+            _ => usize::MAX,
+        };
+        if needs <= heaps {
+            assert_eq!(row["status"], "solved", "{code}: {row:?}");
+            assert_eq!(number(row, "preperiod"), decimal("prefix"), "{code}");
+            assert_eq!(number(row, "period"), decimal("period"), "{code}");
+            proved += 1;
+        } else {
+            assert_eq!(row["status"], "open", "{code}: {row:?}");
+        }
+        if decimal("largest idx").is_some_and(|at| at < heaps) {
+            assert_eq!(
+                number(row, "largest_heap"),
+                decimal("largest idx"),
+                "{code}"
+            );
+            assert_eq!(number(row, "largest"), decimal("largest"), "{code}");
+        }
+        let mask = published::number(&table["rare mask"], 16);
+        if mask.is_some() && decimal("last rare").is_some_and(|last| last < heaps) {
+            assert_eq!(number(row, "mask"), mask, "{code}: {row:?}");
+            let rare = number(row, "rare_heaps").map(|n| n + 1);
+            assert_eq!(rare, decimal("num rare"), "{code}");
+            assert_eq!(
+                number(row, "last_rare_heap"),
+                decimal("last rare"),
+                "{code}"
+            );
+            figures += 1;
+        }
     }
-    let rows = survey_rows("game g = octal 0.04\nsurvey [g] up to 131072");
-    let row = &rows[0];
-    assert_eq!(row["status"], "open");
-    assert_eq!(number(row, "heaps"), Some(131_072));
-    assert_eq!(number(row, "largest"), Some(1024));
-    assert_eq!(number(row, "largest_heap"), Some(109_363));
-    assert_eq!(number(row, "mask"), Some(0x7b8));
-    // The table counts heap 0 among the rare heaps (its value 0 is rare under every mask); the
-    // figure here counts the heaps from 1 on.
-    assert_eq!(number(row, "rare_heaps").map(|n| n + 1), Some(18_860));
-    assert_eq!(number(row, "last_rare_heap"), Some(131_003));
+    assert_eq!((proved, figures), (6, 9));
 }
 
 /// 0.161 and 0.36, listed as equal in Flammenkamp's table, first differ at heap 519 (by the
