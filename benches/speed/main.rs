@@ -29,6 +29,7 @@ use grundy::game::Limits;
 use grundy::Session;
 
 mod baselines;
+mod components;
 mod far;
 mod quotient;
 use baselines::*;
@@ -111,6 +112,7 @@ fn main() {
     cases.extend(parallel_cases(quick));
     cases.extend(far::far_cases(quick));
     cases.extend(quotient::quotient_cases(quick));
+    cases.extend(components::component_cases(quick));
     println!(
         "{:<44} {:>12} {:>14} {:>10}  baseline",
         "case", "grundy", "baseline", "ratio"
