@@ -2,6 +2,7 @@
 
 mod cell_shape;
 mod compiled;
+mod list_cram;
 
 use std::cell::Cell;
 
@@ -14,7 +15,9 @@ use super::value::{Family, Value};
 use super::Globals;
 use crate::error::{Error, Origin};
 use crate::game::budget::{Charge, Ledger};
-use crate::game::vocabulary::{Board, CellRules, HeapRules, LineRules, Structure};
+use crate::game::vocabulary::{
+    Board, CellMove, CellRules, HeapRules, LineRules, Structure, MOST_CELLS,
+};
 use crate::game::{Emit, Engine, Game, Limits, RuleError, SolveError};
 use crate::span::Span;
 use crate::syntax::ast::{BinaryOp, GameDecl, GameDef, Rule, StateShape, Step, Update, UpdateOp};
@@ -38,6 +41,8 @@ pub struct RuleGame {
     /// The moves of a game on cells, when its rules are read as moves on cells
     /// ([`crate::game::vocabulary::CellMove`]).
     cells: Option<CellRules>,
+    /// The width of the rows of a game on a list whose rules are Cram's ([`list_cram`]).
+    list_grid: Option<usize>,
 }
 
 thread_local! {
@@ -127,9 +132,24 @@ impl RuleGame {
             }
             _ => None,
         };
+        let list_grid = match &decl.def {
+            GameDef::Rules {
+                state: StateShape::List(s),
+                unordered: false,
+                rules,
+            } => {
+                let constant = |name: &str| match decl.params.iter().position(|p| p.name == name) {
+                    Some(at) => params.get(at).cloned(),
+                    None => globals.get(name).cloned(),
+                };
+                list_cram::list_cram(&s.name, rules, &constant)
+            }
+            _ => None,
+        };
         RuleGame {
             compiled,
             cells,
+            list_grid,
             display,
             decl,
             origin,
@@ -438,12 +458,29 @@ impl Game for RuleGame {
     }
 
     fn cell_rules(&self) -> Option<CellRules> {
+        let cram = self.list_grid.map(|_| CellRules {
+            moves: vec![CellMove::RemoveAdjacentPair],
+            split: true,
+            symmetric: true,
+        });
         self.cells
             .clone()
+            .or(cram)
             .filter(|_| !INTERPRET_ONLY.with(Cell::get))
     }
 
     fn cell_board(&self, state: &[i64]) -> Option<(Board, u128)> {
+        if let Some(width) = self.list_grid {
+            let cells = state.len();
+            if cells == 0 || !cells.is_multiple_of(width) || cells > MOST_CELLS {
+                return None;
+            }
+            let board = Board::grid(width, cells / width).ok()?;
+            let present = (state.iter().enumerate())
+                .filter(|&(_, &x)| x == 0)
+                .fold(0u128, |set, (i, _)| set | 1 << i);
+            return Some((board, present));
+        }
         if !matches!(self.parts().0, StateShape::Cells(_)) {
             return None;
         }

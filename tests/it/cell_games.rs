@@ -75,9 +75,8 @@ struct TestBoard {
     write: Box<dyn Fn(u32) -> String>,
 }
 
-fn random_grid(random: &mut Random) -> TestBoard {
-    let width = 1 + random.below(4) as usize;
-    let height = 1 + random.below((12 / width).min(4) as u64) as usize;
+/// The cells beside each cell of a `width` by `height` grid, numbered row by row.
+fn grid_near(width: usize, height: usize) -> Vec<u32> {
     let mut near = vec![0u32; width * height];
     for r in 0..height {
         for c in 0..width {
@@ -92,6 +91,13 @@ fn random_grid(random: &mut Random) -> TestBoard {
             }
         }
     }
+    near
+}
+
+fn random_grid(random: &mut Random) -> TestBoard {
+    let width = 1 + random.below(4) as usize;
+    let height = 1 + random.below((12 / width).min(4) as u64) as usize;
+    let near = grid_near(width, height);
     let write = move |set: u32| {
         let rows: Vec<String> = (0..height)
             .map(|r| {
@@ -340,4 +346,96 @@ fn a_board_over_128_cells_is_refused() {
     let fits =
         grundy::run_to_string("cells", &format!("{GAMES}\ngrundy remove1[grid(16, 8)]")).unwrap();
     assert_eq!(fits, "0\n");
+}
+
+/// Cram written over a list (issue 22's spelling and others), whose rules are read as Cram on
+/// the grid of its cells: each spelling read so is routed to the cells solver, and its values,
+/// natively and walked, are those of the brute force on the grid of the list's empty cells
+/// (any non-zero entry covered); a list whose length is not a multiple of the width is no
+/// grid, and both routes answer it alike. A spelling that reads a cell before the guard that
+/// keeps it on the list is not read as Cram: the walker's error off the end of the list stays.
+#[test]
+fn cram_over_a_list_is_cram_on_the_grid_of_its_cells() {
+    let across = "s[i] == 0 and i % w < w - 1 and s[i + 1] == 0 { s[i] = 1; s[i + 1] = 1 }";
+    let down = "s[i] == 0 and i + w < len(s) and s[i + w] == 0 { s[i] = 1; s[i + w] = 1 }";
+    let spellings = [
+        format!("game cram on s[] {{\n for i in 0..len(s) if {across}\n for i in 0..len(s) if {down}\n}}"),
+        "game cram on s[] { for j in 0..len(s) if j + w < len(s) and s[j + w] == 0 and s[j] == 0 \
+         { s[j + w] = 2; s[j] = 2 }; for j in 0..len(s) if s[j] == 0 if j % w < w - 1 and \
+         s[j + 1] == 0 { s[j] = 1; s[j + 1] = 1 } }"
+            .to_string(),
+        format!(
+            "game cram(w) on s[] {{ for i in 0..len(s) if i % w < w - 1 and 0 == s[1 + i] and \
+             s[i] == 0 {{ s[i] = 1; s[i + 1] = 1 }}; for i in 0..len(s) if {down} }}"
+        ),
+    ];
+    let named = ["cram", "cram", "cram(w)"];
+    let cells = Method::Cells {
+        parts: true,
+        symmetric: true,
+        pruned: true,
+    };
+    let mut random = Random(0x2545_f491_4f6c_dd1d);
+    for (spelling, game) in spellings.iter().zip(named) {
+        for width in 1..=4usize {
+            let source = format!("let w = {width}\n{spelling}");
+            let mut native = Session::new(Limits::default());
+            native.run("cram", &source, &mut Vec::new()).unwrap();
+            grundy::interpret_only(true);
+            let mut walked = Session::new(Limits::default());
+            walked.run("cram", &source, &mut Vec::new()).unwrap();
+            grundy::interpret_only(false);
+            let game = game.replace('w', &width.to_string());
+            if !game.contains('(') {
+                assert_eq!(method(&mut native, &game), cells, "{source}");
+            }
+            for height in 1..=12 / width {
+                let truth = brute_force(&grid_near(width, height), Kind::Cram);
+                let lists: Vec<Vec<u64>> = (0..4)
+                    .map(|_| {
+                        (0..width * height)
+                            .map(|_| random.below(3) * random.below(2))
+                            .collect()
+                    })
+                    .collect();
+                let empty = |list: &[u64]| {
+                    (list.iter().enumerate()).fold(0, |set, (i, &x)| set | u32::from(x == 0) << i)
+                };
+                let expected: Vec<u32> = lists.iter().map(|l| truth[empty(l) as usize]).collect();
+                let written: Vec<String> = lists.iter().map(|l| format!("{l:?}")).collect();
+                assert_eq!(values(&mut native, &game, &written), expected, "{source}");
+                grundy::interpret_only(true);
+                let plain = values(&mut walked, &game, &written);
+                grundy::interpret_only(false);
+                assert_eq!(plain, expected, "{source}, walked");
+            }
+            if width > 1 {
+                let list = vec![0; width + 1];
+                let statement = format!("print grundy({game}[{list:?}])");
+                let answer = |s: &mut Session| {
+                    let mut out = Vec::new();
+                    let result = s.run("cram", &statement, &mut out);
+                    (result.is_ok(), String::from_utf8(out).unwrap())
+                };
+                let native_answer = answer(&mut native);
+                grundy::interpret_only(true);
+                let walked_answer = answer(&mut walked);
+                grundy::interpret_only(false);
+                assert_eq!(native_answer, walked_answer, "{source}: {statement}");
+            }
+        }
+    }
+    let mut s = Session::new(Limits::default());
+    let off_the_end = "let w = 3\ngame cram on s[] {\n for i in 0..len(s) if s[i + 1] == 0 and \
+                       i % w < w - 1 and s[i] == 0 { s[i] = 1; s[i + 1] = 1 }\n for i in 0..len(s) \
+                       if s[i] == 0 and i + w < len(s) and s[i + w] == 0 { s[i] = 1; s[i + w] = 1 }\n}";
+    s.run("cram", off_the_end, &mut Vec::new()).unwrap();
+    assert_eq!(method(&mut s, "cram"), Method::Search);
+    assert!(s
+        .run(
+            "cram",
+            "print grundy(cram[[0, 0, 0, 0, 0, 0]])",
+            &mut Vec::new()
+        )
+        .is_err());
 }
