@@ -511,3 +511,13 @@ fn the_genera_kept_count_while_a_misere_outcome_is_searched() {
         "grundy::memory_limit",
     );
 }
+
+#[test]
+fn a_misere_sum_of_heaps_of_a_million_options_stops_within_the_limit() {
+    // Each heap lists its million options (some 56 MB as states, 88 MB as parts, 56 MB more as
+    // the keys of the sums they leave), none of them counted: 96 MiB under a limit of 64.
+    stops_within_the_limit(
+        "game t on n { for k in 0..n { n = k } }\nprint outcome(misere t[10^6] + t[10^6])",
+        "grundy::memory_limit",
+    );
+}
