@@ -521,3 +521,17 @@ fn a_misere_sum_of_heaps_of_a_million_options_stops_within_the_limit() {
         "grundy::memory_limit",
     );
 }
+
+#[test]
+fn the_quotient_of_millions_of_heaps_stops_within_the_limit() {
+    // The quotient of order 2 of a million heaps holds some 200 bytes a heap; it was not
+    // counted as it grew, each heap tried copied them all, and the quotient kept was copied
+    // once more: 446 MiB under a limit of 64. Ten million heaps stop in their closure, whose
+    // list of heaps and marks were not counted either: 4.7 GiB.
+    for last in ["10^6", "10^7"] {
+        stops_within_the_limit(
+            &format!("game s1 = subtraction {{1}}\nquotient s1 0..={last}"),
+            "grundy::memory_limit",
+        );
+    }
+}
