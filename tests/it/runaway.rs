@@ -535,3 +535,16 @@ fn the_quotient_of_millions_of_heaps_stops_within_the_limit() {
         );
     }
 }
+
+#[test]
+fn a_state_list_grown_by_walked_rules_stops_within_the_limit() {
+    // A function that calls itself keeps the rules from being compiled: the walker runs. Its
+    // copies of each state (the values bound, bound again for each rule, the state kept to
+    // restore them) and each option read back were not counted: 88 MiB under a limit of 64.
+    stops_within_the_limit(
+        "let f(n) = if n == 0 then 0 else f(n - 1)\n\
+         game rp on h[] { if len(h) < 10^7 and f(1) == 0 { h = h ++ repeat(7, 3 * 10^5) } }\n\
+         grundy rp[[]]",
+        "grundy::memory_limit",
+    );
+}
