@@ -135,23 +135,59 @@ fn a_long_program_is_parsed_statement_by_statement_within_the_limit() {
 }
 
 #[test]
-fn a_statement_too_long_to_parse_within_the_limit_is_refused() {
-    let edges: String = (0..100_000)
-        .map(|i| format!("  n{i} -> n{}\n", i + 1))
-        .collect();
-    let text = format!("print 1\ngame g = graph {{\n{edges}}}\nprint grundy(g[\"n0\"])\n");
-    let refused = run_file("runaway_long_statement.game", &text);
+fn a_program_of_10_mb_is_run_within_the_limit() {
+    // A million statements: parsed whole, 1.2 GiB.
+    let text = format!("{}print x\n", "let x = 1\n".repeat(1_000_000));
+    let ran = run_file("runaway_10_mb.game", &text);
+    assert_eq!(ran.code, Some(0), "{}", ran.stderr);
+    assert_eq!(ran.stdout, "1\n");
+    within_the_limit(&ran, "a program of 10 MB");
+}
+
+#[test]
+fn a_program_of_100_mb_is_refused_within_the_limit() {
+    // It aborted inside the parser (an allocation of 10 GiB); now its size is checked first.
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("runaway_100_mb.game");
+    std::fs::File::create(&path)
+        .unwrap()
+        .set_len(100 << 20)
+        .unwrap();
+    let limit = LIMIT_MIB.to_string();
+    let refused = measured::run_measured_args(&["--max-memory", &limit, path.to_str().unwrap()]);
+    std::fs::remove_file(&path).unwrap();
     assert_eq!(refused.code, Some(1), "{}", refused.stderr);
     assert!(
-        refused.stderr.contains("grundy::statement_memory"),
+        refused.stderr.contains("grundy::program_memory"),
         "{}",
         refused.stderr
     );
-    assert_eq!(
-        refused.stdout, "",
-        "a file runs nothing when a statement is refused"
-    );
-    within_the_limit(&refused, "a graph of 100,000 edges in one statement");
+    within_the_limit(&refused, "a program of 100 MB");
+}
+
+#[test]
+fn a_statement_too_long_to_parse_within_the_limit_is_refused() {
+    // A graph of 10^6 nodes took 864 MiB to parse.
+    for count in [100_000, 1_000_000] {
+        let edges: String = (0..count)
+            .map(|i| format!("  n{i} -> n{}\n", i + 1))
+            .collect();
+        let text = format!("print 1\ngame g = graph {{\n{edges}}}\nprint grundy(g[\"n0\"])\n");
+        let refused = run_file("runaway_long_statement.game", &text);
+        assert_eq!(refused.code, Some(1), "{}", refused.stderr);
+        assert!(
+            refused.stderr.contains("grundy::statement_memory"),
+            "{}",
+            refused.stderr
+        );
+        assert_eq!(
+            refused.stdout, "",
+            "a file runs nothing when a statement is refused"
+        );
+        within_the_limit(
+            &refused,
+            &format!("a graph of {count} edges in one statement"),
+        );
+    }
 }
 
 #[test]
