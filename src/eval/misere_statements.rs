@@ -1,7 +1,7 @@
 //! `sequence misere` and `genus`: misère values and genera of single heaps and positions.
 
 use super::expr::{solve_error, Eval, Host};
-use super::{heap_rows, Interpreter};
+use super::Interpreter;
 use crate::error::Error;
 use crate::game::{GameId, Part, Position};
 use crate::syntax::ast::Expr;
@@ -65,4 +65,39 @@ pub(super) fn heap(game: GameId, n: i64) -> Part {
         game,
         state: Box::new([n]),
     }
+}
+
+/// The values of heaps `start..=last` under a heading, ten to a row, each row headed by its
+/// first heap.
+fn heap_rows(heading: &str, start: i64, last: i64, shown: &[String]) -> String {
+    let mut text = String::new();
+    let word = |n: i64| Ok::<_, std::convert::Infallible>(shown[(n - start) as usize].clone());
+    let Ok(()) = heap_rows_into(&mut text, (heading, "  "), start, last, word, |_| Ok(()));
+    text
+}
+
+/// [`heap_rows`] appended to `text`, the rows indented by `indent`, each heap's word made by
+/// `word` as its row is written and `written` told of the text after each row, so that a
+/// range of millions of heaps is never held twice and can stop at the memory limit.
+pub(super) fn heap_rows_into<E>(
+    text: &mut String,
+    (heading, indent): (&str, &str),
+    start: i64,
+    last: i64,
+    mut word: impl FnMut(i64) -> Result<String, E>,
+    mut written: impl FnMut(&String) -> Result<(), E>,
+) -> Result<(), E> {
+    text.push_str(&format!("{heading} {start}..={last}:"));
+    let width = last.max(0).to_string().len();
+    let mut first = start;
+    while first <= last {
+        text.push_str(&format!("\n{indent}{first:>width$}:"));
+        for n in first..=last.min(first.saturating_add(9)) {
+            text.push(' ');
+            text.push_str(&word(n)?);
+        }
+        written(text)?;
+        first = first.saturating_add(10);
+    }
+    Ok(())
 }

@@ -334,7 +334,7 @@ impl Interpreter {
                 })
             }
             StmtKind::Genus { target, range } => self.genus(target, range.as_ref())?,
-            StmtKind::Quotient { game, range } => self.quotient(game, range, out)?,
+            StmtKind::Quotient { game, range } => return self.quotient(game, range, out),
             StmtKind::Check { condition, binders } => self.check(condition, binders)?,
             StmtKind::Period { game, bound } => self.period(game, bound.as_ref())?,
             StmtKind::PeriodOf { value, axis } => self.period_of(value, axis, &origin.text)?,
@@ -992,16 +992,4 @@ fn explain<'a>(eval: &mut Eval<'_, 'a>, condition: &'a Expr) -> String {
         }
     }
     "the condition evaluated to false".to_string()
-}
-
-/// The values of heaps `start..=last` under a heading, ten to a row, each row headed by its
-/// first heap.
-fn heap_rows(heading: &str, start: i64, last: i64, shown: &[String]) -> String {
-    let mut text = format!("{heading} {start}..={last}:");
-    let width = last.max(0).to_string().len();
-    for (row, chunk) in shown.chunks(10).enumerate() {
-        let first = start + row as i64 * 10;
-        text.push_str(&format!("\n  {first:>width$}: {}", chunk.join(" ")));
-    }
-    text
 }

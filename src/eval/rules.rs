@@ -10,11 +10,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use super::boards::BoardValue;
-use super::expr::{combine, Eval, Flow, Host};
+use super::expr::{combine, over_memory, Eval, Flow, Host};
 use super::value::{Family, Value};
 use super::Globals;
 use crate::error::{Error, Origin};
-use crate::game::budget::{Charge, Ledger};
+use crate::game::budget::{self, Charge, Ledger};
 use crate::game::vocabulary::{
     Board, CellMove, CellRules, HeapRules, LineRules, Structure, MOST_CELLS,
 };
@@ -401,7 +401,18 @@ impl RuleGame {
         }
         self.with_params(&self.globals, |eval| {
             let (shape, _, rules) = self.parts();
-            for (name, value) in state_values(shape, state) {
+            // The walker's copies of a state (its values bound, bound again before each rule,
+            // and the state kept to restore them) and each option read back are charged beside
+            // the search, which lends its tables to the ledger while the rules run: a list of
+            // a million counters is 8 MB as a state and 16 MB as values.
+            let (ledger, limit) = &self.memory;
+            let mut held = ledger.charge(*limit);
+            let values = state_values(shape, state);
+            let bound: usize = values.iter().map(|(_, v)| v.bytes()).sum();
+            let state_bytes = budget::boxed(size_of_val(state));
+            held.grow(2 * bound + 2 * state_bytes)
+                .map_err(|over| over_memory(over, self.decl.span))?;
+            for (name, value) in values {
                 eval.push(name, value);
             }
             let base = state.to_vec();
@@ -424,7 +435,11 @@ impl RuleGame {
                     for (name, value) in state_values(shape, &base) {
                         eval.set(name, value);
                     }
-                    if emit(&option?).is_break() {
+                    let option = option?;
+                    let mut read = ledger.charge(*limit);
+                    read.grow(budget::boxed(size_of_val(option.as_slice())))
+                        .map_err(|over| over_memory(over, rule.span))?;
+                    if emit(&option).is_break() {
                         stopped = true;
                         return Ok(Flow::Stop);
                     }

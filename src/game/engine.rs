@@ -252,8 +252,9 @@ impl Engine {
         }
         let solver = &self.solvers[part.game];
         let heap_like = solver.game().heap_like();
+        // Each option becomes a list of parts beside the states listed: about twice their bytes.
         Ok(solver
-            .options(&part.state)?
+            .options(&part.state, &self.limits, 2)?
             .into_iter()
             .map(|option| {
                 if heap_like {

@@ -465,11 +465,30 @@ impl Solver {
 
     /// The options of `state`, one per move in the order the rules give them (two moves that
     /// leave equal states are both listed), each canonical (heaps sorted, for heap-like games).
-    pub fn options(&self, state: &[i64]) -> Result<Vec<Vec<i64>>, SolveError> {
+    /// A heap of a million options lists a million vectors: they must fit in the room the
+    /// limits leave, `copies` times over (what the caller builds from them beside them).
+    pub fn options(
+        &self,
+        state: &[i64],
+        limits: &Limits,
+        copies: usize,
+    ) -> Result<Vec<Vec<i64>>, SolveError> {
         let mut options = Vec::new();
+        let mut bytes = 0;
+        let mut stopped = None;
         let game = &self.game;
         let heap_like = self.heap_like;
         game.options(state, &mut |option| {
+            bytes += size_of::<Vec<i64>>() + budget::boxed(option.len() * 8);
+            let held = budget::vector(&options, 1) + (1 + copies) * bytes;
+            if held > limits.room() {
+                stopped = Some(SolveError::MemoryLimit(limits.max_memory));
+                return ControlFlow::Break(());
+            }
+            if options.len() % 4096 == 4095 && limits.check_interrupt().is_err() {
+                stopped = Some(SolveError::Interrupted);
+                return ControlFlow::Break(());
+            }
             let mut option = option.to_vec();
             if heap_like {
                 option.sort_unstable();
@@ -479,7 +498,7 @@ impl Solver {
             options.push(option);
             ControlFlow::Continue(())
         })?;
-        Ok(options)
+        stopped.map_or(Ok(options), Err)
     }
 
     pub(super) fn known(&self, state: &[i64]) -> Option<u32> {

@@ -145,10 +145,25 @@ impl Components {
             return Ok(range);
         }
         let part = self.parts[id as usize].clone();
-        let mut lists = Vec::new();
-        for option in solvers.part_options(&part)? {
-            lists.push(self.key(solvers, &option)?);
+        let options = solvers.part_options(&part)?;
+        // The options (a million, from a large heap) and their keys are held beside the
+        // search, lent to the ledger (`Search::listed`), until the keys are merged in: both
+        // must fit in the room left.
+        let limits = solvers.limits();
+        let mut held = limits.charge();
+        held.hold(options_bytes(&options));
+        let mut lists: Vec<Vec<u32>> = Vec::new();
+        let mut keys = 0;
+        for option in &options {
+            let key = self.key(solvers, option)?;
+            keys += budget::boxed(key.len() * 4);
+            if budget::vector(&lists, 1) + keys > limits.room() {
+                return Err(SolveError::MemoryLimit(limits.max_memory));
+            }
+            lists.push(key);
         }
+        drop(options);
+        drop(held);
         lists.sort_unstable();
         lists.dedup();
         let start = self.options.len();
@@ -187,6 +202,21 @@ impl Components {
             .collect();
         solvers.describe(&parts)
     }
+}
+
+/// The bytes of a component's options as [`Solvers::part_options`] lists them.
+fn options_bytes(options: &[Vec<Part>]) -> usize {
+    budget::boxed(size_of_val(options))
+        + options
+            .iter()
+            .map(|parts| {
+                budget::boxed(size_of_val(parts.as_slice()))
+                    + parts
+                        .iter()
+                        .map(|p| budget::boxed(p.state.len() * 8))
+                        .sum::<usize>()
+            })
+            .sum::<usize>()
 }
 
 /// The sums searched, each with its number (see [`Measure`]), or [`ACTIVE`] while searched.
@@ -426,7 +456,9 @@ impl<M: Measure> Search<'_, M> {
             if part < key.len() {
                 let id = key[part];
                 frame.part = part;
-                (frame.next, frame.end) = self.components.listed(self.solvers, id)?;
+                let listed = self.listed(id)?;
+                let frame = self.frames.last_mut().expect("a sum is searched");
+                (frame.next, frame.end) = listed;
                 continue;
             }
             let frame = self.frames.pop().expect("a sum is searched");
@@ -446,6 +478,26 @@ impl<M: Measure> Search<'_, M> {
         }
     }
 
+    /// The bytes the search holds, and while it takes a sum of `key` more.
+    fn held(&self, key: &[u32]) -> usize {
+        self.table.bytes(Some(key))
+            + self.components.bytes()
+            + self.measure.bytes()
+            + budget::vector(&self.frames, 1)
+            + budget::vector(&self.keys, key.len())
+            + budget::vector(&self.numbers, 0)
+            + budget::vector(&self.child, 0)
+    }
+
+    /// Lists the options of component `id` with the search's tables lent to the ledger, so
+    /// that the options and what the rules build for them are checked against the room left
+    /// beside the tables.
+    fn listed(&mut self, id: u32) -> Result<(usize, usize), SolveError> {
+        let mut lent = self.solvers.limits().charge();
+        lent.hold(self.held(&[]));
+        self.components.listed(self.solvers, id)
+    }
+
     /// Puts a new sum on the stack, within the limits.
     fn enter(&mut self, key: &[u32]) -> Result<(), SolveError> {
         let limits = self.solvers.limits();
@@ -456,14 +508,7 @@ impl<M: Measure> Search<'_, M> {
         if stored.is_multiple_of(4096) {
             limits.check_interrupt()?;
         }
-        let held = self.table.bytes(Some(key))
-            + self.components.bytes()
-            + self.measure.bytes()
-            + budget::vector(&self.frames, 1)
-            + budget::vector(&self.keys, key.len())
-            + budget::vector(&self.numbers, 0)
-            + budget::vector(&self.child, 0);
-        if held > limits.room() {
+        if self.held(key) > limits.room() {
             return Err(SolveError::MemoryLimit(limits.max_memory));
         }
         self.table.insert_active(key);
@@ -477,7 +522,7 @@ impl<M: Measure> Search<'_, M> {
             numbers: self.numbers.len(),
         };
         if let Some(&first) = key.first() {
-            (frame.next, frame.end) = self.components.listed(self.solvers, first)?;
+            (frame.next, frame.end) = self.listed(first)?;
         }
         self.frames.push(frame);
         Ok(())

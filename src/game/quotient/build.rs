@@ -52,6 +52,17 @@ pub(super) struct Verified {
     options: Vec<Vec<Vec<usize>>>,
     first: Vec<Word>,
     antichains: Antichains,
+    /// The bytes of the heaps' moves and of their options' lists, kept as heaps are added, so
+    /// that [`Verified::bytes`] is no walk over every heap (a quotient of a million heaps
+    /// charges itself after each).
+    nested: usize,
+}
+
+/// The bytes of a heap's moves and its options' lists.
+fn heap_bytes(moves: &Vec<Element>, options: &Vec<Vec<usize>>) -> usize {
+    budget::vector(moves, 0)
+        + budget::vector(options, 0)
+        + options.iter().map(|o| budget::vector(o, 0)).sum::<usize>()
 }
 
 /// A pretension not yet verified, reduced.
@@ -69,24 +80,17 @@ const MOST_CANDIDATE: usize = 1 << 24;
 const MOST_WIDENINGS: usize = 8;
 
 impl Verified {
-    /// The bytes it holds.
-    pub(super) fn bytes(&self) -> usize {
-        let nested = |v: &Vec<Vec<usize>>| {
-            budget::vector(v, 0) + v.iter().map(|o| budget::vector(o, 0)).sum::<usize>()
-        };
+    /// The bytes it holds, and with `grows` while it takes one more heap.
+    pub(super) fn bytes(&self, grows: bool) -> usize {
+        let more = usize::from(grows);
         let antichains: usize = (self.antichains.iter())
             .map(|a| budget::vector(a, 0) + a.iter().map(|c| budget::boxed(c.len())).sum::<usize>())
             .sum();
         self.table.held()
             + budget::vector(&self.p, 0)
-            + budget::vector(&self.heaps, 0)
-            + self
-                .heaps
-                .iter()
-                .map(|h| budget::vector(&h.moves, 0))
-                .sum::<usize>()
-            + budget::vector(&self.options, 0)
-            + self.options.iter().map(nested).sum::<usize>()
+            + budget::vector(&self.heaps, more)
+            + budget::vector(&self.options, more)
+            + self.nested
             + budget::vector(&self.first, 0)
             + self
                 .first
@@ -106,6 +110,7 @@ impl Verified {
             options: Vec::new(),
             first: vec![Vec::new()],
             antichains: vec![Vec::new()],
+            nested: 0,
         }
     }
 
@@ -131,30 +136,41 @@ impl Verified {
                 .iter()
                 .any(|s| walk::subset(s, &moves))
             {
+                self.nested += heap_bytes(&moves, &options);
                 self.heaps.push(Heap { image: x, moves });
                 self.options.push(options);
                 return Ok(false);
             }
         }
+        // Each element is tried with the heap pushed and taken off again (a copy of every heap
+        // for each was as large as the quotient, and as slow as it is long).
         for &x in &fits {
-            let mut heaps = self.heaps.clone();
-            heaps.push(Heap {
+            self.heaps.push(Heap {
                 image: x,
                 moves: moves.clone(),
             });
             let checked = walk::verify(
                 &self.table,
                 &self.p,
-                &heaps,
+                &self.heaps,
                 &self.first,
-                limits.max_memory,
+                limits,
                 &interrupted,
-            )?;
-            if let Ok(antichains) = checked {
-                self.heaps = heaps;
-                self.options.push(options);
-                self.antichains = antichains;
-                return Ok(false);
+            );
+            match checked {
+                Ok(Ok(antichains)) => {
+                    self.nested += heap_bytes(&moves, &options);
+                    self.options.push(options);
+                    self.antichains = antichains;
+                    return Ok(false);
+                }
+                Ok(Err(_)) => {
+                    self.heaps.pop();
+                }
+                Err(e) => {
+                    self.heaps.pop();
+                    return Err(e);
+                }
             }
         }
         let mut all_options = self.options.clone();
@@ -174,11 +190,14 @@ impl Verified {
                 &realized.p,
                 &realized.heaps,
                 &realized.first,
-                limits.max_memory,
+                limits,
                 &interrupted,
             )?;
             match checked {
                 Ok(antichains) => {
+                    let nested = (realized.heaps.iter().zip(&all_options))
+                        .map(|(h, o)| heap_bytes(&h.moves, o))
+                        .sum();
                     *self = Verified {
                         table: realized.table,
                         p: realized.p,
@@ -186,6 +205,7 @@ impl Verified {
                         options: all_options,
                         first: realized.first,
                         antichains,
+                        nested,
                     };
                     return Ok(true);
                 }
@@ -280,7 +300,7 @@ fn realize(
     }
     let heaps = candidate_heaps(product, images, options);
     let p = walk::mark(product, &heaps, None, &interrupted)?;
-    let reduced = monoid::reduce(product, images, &p, limits.max_memory, &interrupted)?;
+    let reduced = monoid::reduce(product, images, &p, limits, &interrupted)?;
     let class = |x: Element| reduced.class[x as usize];
     let heaps: Vec<Heap> = heaps
         .into_iter()

@@ -14,9 +14,10 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::budget::{self, Charge};
 use super::sums::Solvers;
 use super::vocabulary::Outcome;
-use super::{budget, GameId, Limits, Part, Position, SolveError};
+use super::{GameId, Limits, Part, Position, SolveError};
 use build::{Effort, Verified};
 
 /// The quotient of the closure of some heaps of a game, as far as it was computed.
@@ -38,16 +39,19 @@ pub struct QuotientRun {
     /// The heaps of the closure, in the order they are added (the quotient has a prefix).
     pub closure: Vec<i64>,
     pub stopped: Option<SolveError>,
+    /// The closure's bytes, on the ledger while the run is kept.
+    _held: Charge,
 }
 
 impl Quotient {
-    /// The bytes it holds.
-    fn bytes(&self) -> usize {
-        self.verified.bytes()
-            + budget::vector(&self.heaps, 0)
-            + budget::vector(&self.moving, 0)
-            + budget::table(&self.place, false)
-            + budget::vector(&self.grew_at, 0)
+    /// The bytes it holds, and with `grows` while it takes one more heap.
+    fn bytes(&self, grows: bool) -> usize {
+        let more = usize::from(grows);
+        self.verified.bytes(grows)
+            + budget::vector(&self.heaps, more)
+            + budget::vector(&self.moving, more)
+            + budget::table(&self.place, grows)
+            + budget::vector(&self.grew_at, more)
     }
 
     fn new() -> Quotient {
@@ -102,6 +106,26 @@ impl Quotient {
             x = self.verified.table.mul(x, self.element(h)?);
         }
         Some(x)
+    }
+
+    /// [`Quotient::add`] with the quotient's bytes on `charge` before and after, so that the
+    /// searches of the heap see the room it leaves.
+    fn add_charged(
+        &mut self,
+        solvers: &dyn Solvers,
+        game: GameId,
+        heap: i64,
+        effort: &Effort,
+        charge: &mut Charge,
+    ) -> Result<(), SolveError> {
+        let fits = |quotient: &Quotient, grows: bool, charge: &mut Charge| {
+            charge
+                .set(quotient.bytes(grows))
+                .map_err(|budget::OverLimit(limit)| SolveError::MemoryLimit(limit))
+        };
+        fits(self, true, charge)?;
+        self.add(solvers, game, heap, effort)?;
+        fits(self, false, charge)
     }
 
     /// Adds a heap whose options' heaps are all included, within `effort`.
@@ -184,33 +208,42 @@ impl QuotientCache {
     /// The bytes the quotients kept hold.
     pub(in crate::game) fn bytes(&self) -> usize {
         budget::table(&self.quotients, false)
-            + self.quotients.values().map(Quotient::bytes).sum::<usize>()
+            + self
+                .quotients
+                .values()
+                .map(|q| q.bytes(false))
+                .sum::<usize>()
             + budget::boxed(self.given_up.capacity() * (size_of::<GameId>() + 1))
     }
 
     /// The heaps reachable from `heaps` (with them), ordered so that every heap comes after the
-    /// heaps of its options.
+    /// heaps of its options, and their bytes on the ledger: a range of ten million heaps is
+    /// some 80 MB in order, and more in the marks beside it while they are found.
     fn closure(
         solvers: &mut dyn Solvers,
         game: GameId,
-        heaps: &[i64],
+        heaps: impl IntoIterator<Item = i64>,
         known: &FxHashMap<i64, usize>,
-    ) -> Result<Vec<i64>, SolveError> {
-        let mut order = Vec::new();
-        let mut state: FxHashMap<i64, bool> = FxHashMap::default();
-        for &root in heaps {
-            if known.contains_key(&root) || state.contains_key(&root) {
+    ) -> Result<(Vec<i64>, Charge), SolveError> {
+        let mut walk = Closure {
+            order: Vec::new(),
+            state: FxHashMap::default(),
+            stack: Vec::new(),
+            pending: 0,
+            held: solvers.limits().charge(),
+        };
+        for root in heaps {
+            if known.contains_key(&root) || walk.state.contains_key(&root) {
                 continue;
             }
+            solvers.limits().check_interrupt()?;
             // A depth-first search: a heap is done when its options' heaps are.
-            let mut stack: Vec<(i64, Vec<i64>)> = Vec::new();
-            state.insert(root, false);
-            stack.push((root, option_heaps(solvers, game, root)?));
-            while let Some((heap, next)) = stack.last_mut() {
+            walk.visit(solvers, game, root)?;
+            while let Some((heap, next)) = walk.stack.last_mut() {
                 let heap = *heap;
                 match next.pop() {
-                    Some(h) if known.contains_key(&h) || state.get(&h) == Some(&true) => {}
-                    Some(h) if state.contains_key(&h) => {
+                    Some(h) if known.contains_key(&h) || walk.state.get(&h) == Some(&true) => {}
+                    Some(h) if walk.state.contains_key(&h) => {
                         return Err(SolveError::Loop(vec![
                             solvers.describe(&[heap_part(game, heap)]),
                             solvers.describe(&[heap_part(game, h)]),
@@ -218,19 +251,24 @@ impl QuotientCache {
                     }
                     Some(h) => {
                         solvers.limits().check_interrupt()?;
-                        state.insert(h, false);
-                        let grand = option_heaps(solvers, game, h)?;
-                        stack.push((h, grand));
+                        walk.visit(solvers, game, h)?;
                     }
                     None => {
-                        state.insert(heap, true);
-                        order.push(heap);
-                        stack.pop();
+                        // Written in place: hashbrown's `insert` reserves before it looks, so
+                        // overwriting a mark in a full table would grow it, unchecked.
+                        *walk.state.get_mut(&heap).expect("a heap visited is marked") = true;
+                        walk.order.push(heap);
+                        let (_, next) = walk.stack.pop().expect("a heap is visited");
+                        walk.pending -= budget::vector(&next, 0);
                     }
                 }
             }
         }
-        Ok(order)
+        let Closure {
+            order, mut held, ..
+        } = walk;
+        held.hold(budget::vector(&order, 0));
+        Ok((order, held))
     }
 
     /// The misère quotient of the closure of heaps `start..=last` of a heap game. Progress is
@@ -244,17 +282,18 @@ impl QuotientCache {
         last: i64,
     ) -> QuotientRun {
         let mut quotient = Quotient::new();
-        let roots: Vec<i64> = (start..=last).collect();
-        let closure = match Self::closure(solvers, game, &roots, &FxHashMap::default()) {
-            Ok(c) => c,
-            Err(e) => {
-                return QuotientRun {
-                    quotient,
-                    closure: Vec::new(),
-                    stopped: Some(e),
+        let (closure, held) =
+            match Self::closure(solvers, game, start..=last, &FxHashMap::default()) {
+                Ok(c) => c,
+                Err(e) => {
+                    return QuotientRun {
+                        quotient,
+                        closure: Vec::new(),
+                        stopped: Some(e),
+                        _held: solvers.limits().charge(),
+                    }
                 }
-            }
-        };
+            };
         let progress = solvers.limits().progress.clone();
         let reporter = progress.start(
             format!("misère quotient of {name}"),
@@ -263,9 +302,10 @@ impl QuotientCache {
         );
         let mut stopped = None;
         let effort = Effort::new(solvers.limits(), None);
+        let mut charge = solvers.limits().charge();
         for (done, &heap) in closure.iter().enumerate() {
             reporter.iter().for_each(|r| r.set_done(done as u64));
-            if let Err(e) = quotient.add(solvers, game, heap, &effort) {
+            if let Err(e) = quotient.add_charged(solvers, game, heap, &effort, &mut charge) {
                 stopped = Some(e);
                 break;
             }
@@ -273,13 +313,18 @@ impl QuotientCache {
         if stopped.is_none() {
             reporter.into_iter().for_each(|r| r.complete());
         }
+        // The quotient returned stays charged beside the closure while it is shown.
+        let mut held = held;
+        held.hold(held.bytes() + charge.release());
         // Kept for the misère sums of the game when it covers the quotient they use (a quotient
-        // stopped early is still faithful for the heaps it has).
+        // stopped early is still faithful for the heaps it has), and when its copy fits beside
+        // it (a quotient that stopped at the memory limit was copied past it).
         let covers = self
             .quotients
             .get(&game)
             .is_none_or(|old| old.heaps.iter().all(|h| quotient.place.contains_key(h)));
-        if covers && !quotient.heaps.is_empty() {
+        let fits = held.fits(quotient.bytes(false)).is_ok();
+        if covers && fits && !quotient.heaps.is_empty() {
             self.quotients.insert(game, quotient.clone());
             self.given_up.remove(&game);
         }
@@ -287,6 +332,7 @@ impl QuotientCache {
             quotient,
             closure,
             stopped,
+            _held: held,
         }
     }
 
@@ -347,7 +393,8 @@ impl QuotientCache {
         game: GameId,
         heaps: &[i64],
     ) -> Result<(), SolveError> {
-        let missing = Self::closure(solvers, game, heaps, &quotient.place)?;
+        let (missing, _held) =
+            Self::closure(solvers, game, heaps.iter().copied(), &quotient.place)?;
         if missing.is_empty() {
             return Ok(());
         }
@@ -366,9 +413,10 @@ impl QuotientCache {
             ..solvers.limits().clone()
         };
         let effort = Effort::new(&limits, Some(Instant::now() + ON_DEMAND_TIME));
+        let mut charge = limits.charge();
         for (done, &heap) in missing.iter().enumerate() {
             reporter.iter().for_each(|r| r.set_done(done as u64));
-            result = quotient.add(solvers, game, heap, &effort);
+            result = quotient.add_charged(solvers, game, heap, &effort, &mut charge);
             if result.is_err() {
                 break;
             }
@@ -376,6 +424,36 @@ impl QuotientCache {
         // A quotient given up on here is no interruption: the sum is searched instead.
         reporter.into_iter().for_each(|r| r.complete());
         result
+    }
+}
+
+/// The depth-first walk of [`QuotientCache::closure`], its bytes charged as it grows.
+struct Closure {
+    order: Vec<i64>,
+    /// The heaps met: `true` once done.
+    state: FxHashMap<i64, bool>,
+    /// The heaps being visited, each with the heaps of its options still to look at.
+    stack: Vec<(i64, Vec<i64>)>,
+    /// The bytes of the stack's lists of heaps.
+    pending: usize,
+    held: Charge,
+}
+
+impl Closure {
+    /// Starts visiting heap `h`, within the memory limit.
+    fn visit(&mut self, solvers: &mut dyn Solvers, game: GameId, h: i64) -> Result<(), SolveError> {
+        let next = option_heaps(solvers, game, h)?;
+        self.pending += budget::vector(&next, 0);
+        let bytes = budget::table(&self.state, true)
+            + budget::vector(&self.order, 1)
+            + budget::vector(&self.stack, 1)
+            + self.pending;
+        self.held
+            .set(bytes)
+            .map_err(|budget::OverLimit(limit)| SolveError::MemoryLimit(limit))?;
+        self.state.insert(h, false);
+        self.stack.push((h, next));
+        Ok(())
     }
 }
 

@@ -8,7 +8,7 @@
 use std::cmp::Ordering;
 use std::rc::Rc;
 
-use super::super::SolveError;
+use super::super::{Limits, SolveError};
 use super::monoid::{Element, Product, Table};
 
 /// A monoid that the walks multiply in.
@@ -266,7 +266,7 @@ pub(super) fn verify(
     p: &[bool],
     heaps: &[Heap],
     first: &[Word],
-    max_memory: usize,
+    limits: &Limits,
     interrupted: &dyn Fn() -> Result<(), SolveError>,
 ) -> Result<Result<Antichains, Word>, SolveError> {
     let size = table.size();
@@ -305,7 +305,7 @@ pub(super) fn verify(
             return Step::Prune;
         }
         held += 32 + moves.len() * 4;
-        if held > max_memory {
+        if held > limits.room() {
             over = true;
             return Step::Stop;
         }
@@ -316,7 +316,7 @@ pub(super) fn verify(
         Step::Visit
     })?;
     if over {
-        return Err(SolveError::MemoryLimit(max_memory));
+        return Err(SolveError::MemoryLimit(limits.max_memory));
     }
     Ok(match n_failure.or(failure) {
         Some(word) => Err(word),
