@@ -9,6 +9,7 @@ use std::collections::hash_map::Entry;
 use rustc_hash::FxHashMap;
 
 use super::arithmetic_splits::ArithmeticValues;
+use super::budget::Charge;
 use super::heap::Figures;
 use super::period::{self, arithmetic};
 use super::position::HUGE;
@@ -72,10 +73,13 @@ pub struct Analysis {
 }
 
 /// A game's analysis with the values it was made from.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Pattern {
     pub analysis: Analysis,
     values: Vec<u64>,
+    /// The values past the window, when the period the heap sequence certified begins past it,
+    /// charged to the ledger while the pattern is kept.
+    _charge: Option<Charge>,
 }
 
 impl Pattern {
@@ -265,6 +269,7 @@ fn find_pattern(heap: &mut HeapGame, bound: Option<usize>) -> Result<Pattern, So
                 figures: None,
             },
             values: vec![0],
+            _charge: None,
         });
     }
     // How far values are computed for a proof, and how far while no period shows.
@@ -290,6 +295,17 @@ fn find_pattern(heap: &mut HeapGame, bound: Option<usize>) -> Result<Pattern, So
             Err(e) => return Err(e),
         };
         if let Some((proved, theorem)) = proved(heap, &values) {
+            // The period the heap sequence certified may begin past the window (0.376's at heap
+            // 2,268,248): the pattern keeps a preperiod and a period of values.
+            let needs = proved.preperiod + proved.period;
+            let mut charge = None;
+            if values.len() < needs {
+                let mut held = heap.limits.charge();
+                held.grow(needs * size_of::<u64>())
+                    .map_err(|_| SolveError::MemoryLimit(heap.limits.max_memory))?;
+                fill(heap, &mut values, needs)?;
+                charge = Some(held);
+            }
             let least = period::least(&values, &proved);
             let looked = values.len();
             values.truncate(least.preperiod + least.period);
@@ -304,6 +320,7 @@ fn find_pattern(heap: &mut HeapGame, bound: Option<usize>) -> Result<Pattern, So
                     figures: None,
                 },
                 values,
+                _charge: charge,
             });
         }
         let found = period::find(&values);
@@ -361,6 +378,7 @@ fn find_pattern(heap: &mut HeapGame, bound: Option<usize>) -> Result<Pattern, So
                         figures: None,
                     },
                     values,
+                    _charge: None,
                 });
             }
         }

@@ -359,3 +359,49 @@ fn threads_do_not_change_the_rows() {
     assert_eq!(run(4), one);
     assert_eq!(run(0), one);
 }
+
+/// The games of `SolvedGames.md` whose proofs need more than 2^17 heaps (0.16, 0.56, 0.376,
+/// 0.354: Gangolli and Plambeck 1989, Flammenkamp 2002), surveyed to 2^25 heaps: each solved
+/// with the table's preperiod and period, and the table's figures. 0.376's and 0.354's periods
+/// begin past 2^20 heaps, where the values a comparison reads come from the proved period.
+#[test]
+fn published_long_periods_in_a_survey_to_two_to_the_25() {
+    let games: Vec<HashMap<String, String>> = published::rows("SolvedGames.md")
+        .into_iter()
+        .filter(|row| published::number(&row["prefix"], 10).is_some_and(|n0| n0 > 100_000))
+        .collect();
+    let codes: Vec<String> = games
+        .iter()
+        .map(|row| published::code(&row["game"]).unwrap())
+        .collect();
+    assert_eq!(codes, ["0.16", "0.56", "0.376", "0.354"]);
+    let declared: String = (codes.iter().enumerate())
+        .map(|(i, code)| format!("game g{i} = octal {code}\n"))
+        .collect();
+    let names: Vec<String> = (0..codes.len()).map(|i| format!("g{i}")).collect();
+    let rows = survey_rows(&format!(
+        "{declared}survey [{}] up to 2^25",
+        names.join(", ")
+    ));
+    for ((code, table), row) in codes.iter().zip(&games).zip(&rows) {
+        let decimal = |column: &str| published::number(&table[column], 10);
+        assert_eq!(row["status"], "solved", "{code}: {row:?}");
+        assert_eq!(number(row, "preperiod"), decimal("prefix"), "{code}");
+        assert_eq!(number(row, "period"), decimal("period"), "{code}");
+        assert_eq!(
+            number(row, "largest_heap"),
+            decimal("largest idx"),
+            "{code}"
+        );
+        assert_eq!(number(row, "largest"), decimal("largest"), "{code}");
+        let mask = published::number(&table["rare mask"], 16);
+        assert_eq!(number(row, "mask"), mask, "{code}");
+        let rare = number(row, "rare_heaps").map(|n| n + 1);
+        assert_eq!(rare, decimal("num rare"), "{code}");
+        assert_eq!(
+            number(row, "last_rare_heap"),
+            decimal("last rare"),
+            "{code}"
+        );
+    }
+}
