@@ -10,10 +10,10 @@
 //! for i in 0..len(s) if s[i] == 0 and i + w < len(s) and s[i + w] == 0 { s[i] = 1; s[i + w] = 1 }
 //! ```
 //!
-//! The conjuncts may come in any order, `s[i] == 0` among them or not, so long as the guard that
-//! keeps `i + 1` (or `i + w`) on the list comes before the cell it guards (the walker evaluates
-//! `and` from the left, so a cell asked first would be read off the end of the list, an error
-//! the native route must not hide); each cell may be set to any non-zero integer.
+//! The conjuncts may come in any order, so long as the guard that keeps `i + 1` (or `i + w`) on
+//! the list comes before the cell it guards (the walker evaluates `and` from the left, so a cell
+//! asked first would be read off the end of the list, an error the native route must not
+//! hide); each of the two cells may be set to any positive integer.
 //!
 //! Why it is Cram: on a list of `w * h` cells, the first rule covers two empty cells side by
 //! side in a row (`i % w < w - 1`: `i` is not the last of its row), the second two empty cells
@@ -42,7 +42,7 @@ pub fn list_cram(
     rules: &[Rule],
     constant: &dyn Fn(&str) -> Option<Value>,
 ) -> Option<usize> {
-    if rules.is_empty() || constant("len").is_some() {
+    if rules.is_empty() || state == "len" || constant("len").is_some() {
         return None;
     }
     let mut width = None;
@@ -84,7 +84,7 @@ fn pair_move(
         return None;
     };
     let i = binder.name.name.as_str();
-    if binder.kind != BinderKind::In || i == state || constant(i).is_some() {
+    if binder.kind != BinderKind::In || i == state || i == "len" || constant(i).is_some() {
         return None;
     }
     let reader = Reader { state, i, constant };
@@ -102,7 +102,9 @@ fn pair_move(
         if update.target.name != state || update.op != UpdateOp::Assign {
             return None;
         }
-        if reader.constant(&update.value)? == 0 {
+        // A negative count is no state (the walker refuses the option), so a covered cell
+        // holds a positive number.
+        if reader.constant(&update.value)? < 1 {
             return None;
         }
         covered.push(reader.offset(index)?);
@@ -277,7 +279,12 @@ mod tests {
         let crate::syntax::ast::StateShape::List(s) = state else {
             panic!("a list");
         };
-        let constant = |name: &str| (name == "w").then_some(Value::Int(w));
+        let constant = |name: &str| match name {
+            "w" => Some(Value::Int(w)),
+            "minus" => Some(Value::Int(-1)),
+            "two" => Some(Value::Int(2)),
+            _ => None,
+        };
         list_cram(&s.name, rules, &constant)
     }
 
@@ -288,5 +295,22 @@ mod tests {
     for i in 0..len(s) if s[i] == 0 and i + w < len(s) and s[i + w] == 0 { s[i] = 1; s[i + w] = 1 }
 }";
         assert_eq!(width(source, 4), Some(4));
+    }
+
+    /// The walker refuses an option with a negative count, so a rule that writes one is not
+    /// read as Cram; a positive one is.
+    #[test]
+    fn a_covered_cell_holds_a_positive_count() {
+        let rules = |c: &str| {
+            format!(
+                "game cram on s[] {{
+    for i in 0..len(s) if s[i] == 0 and i % w < w - 1 and s[i + 1] == 0 {{ s[i] = {c}; s[i + 1] = {c} }}
+    for i in 0..len(s) if s[i] == 0 and i + w < len(s) and s[i + w] == 0 {{ s[i] = 1; s[i + w] = 1 }}
+}}"
+            )
+        };
+        assert_eq!(width(&rules("minus"), 3), None);
+        assert_eq!(width(&rules("0"), 3), None);
+        assert_eq!(width(&rules("two"), 3), Some(3));
     }
 }
