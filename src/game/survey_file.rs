@@ -50,7 +50,8 @@ use super::Limits;
 use crate::files::Access;
 
 const MAGIC: &[u8; 8] = b"GRUNDYSV";
-const FORMAT: u32 = 1;
+/// 2: the figures' mask is the one with the fewest rare heaps, whether the kernels use it or not.
+const FORMAT: u32 = 2;
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The most bytes of an identity, or of a record's length and payload before its values.

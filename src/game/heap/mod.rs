@@ -330,14 +330,14 @@ impl HeapSequence {
     }
 
     /// The mask under which the fewest heaps from 1 on are rare (the kernels' own on a tie),
-    /// when fewer than half of them are; else 0, as for values past 2^16. The rare heaps of
-    /// every mask at once come from the Walsh-Hadamard transform `W` of the histogram: a value
-    /// `v` is rare under `m` when `v & m` has an even number of bits, so `(total + W(m)) / 2`
-    /// heaps are, heap 0 (value 0) among them under every mask.
+    /// when fewer than half of them are; else 0. For values past 2^16, the kernels' own. The
+    /// rare heaps of every mask at once come from the Walsh-Hadamard transform `W` of the
+    /// histogram: a value `v` is rare under `m` when `v & m` has an even number of bits, so
+    /// `(total + W(m)) / 2` heaps are, heap 0 (value 0) among them under every mask.
     fn sparsest_mask(&self) -> u32 {
         let heaps = self.values.len() as i64;
         if self.bound > 1 << 16 || heaps < 2 {
-            return 0;
+            return self.mask;
         }
         let mut w: Vec<i64> = self.histogram.iter().map(|&c| c as i64).collect();
         let mut half = 1;
