@@ -98,6 +98,83 @@ impl Octal {
     }
 }
 
+impl Octal {
+    /// The digits of the code with every move added whose results the code's other moves
+    /// already reach with the same value: two codes with the same digits here have the same
+    /// value at every heap (0.641 and 0.64; 4.442 and 4.44). Each rule adds moves that change
+    /// no heap's set of option values, so the values stay those of the code:
+    ///
+    /// - when heap 1 has no move (its value is 0), taking `k - 1` and leaving two heaps reaches
+    ///   `(1, n - k)`, of the value of `n - k`: taking `k` and leaving one heap adds nothing
+    ///   (bit 2 of digit `k` from bit 4 of digit `k - 1`); likewise taking `k` and leaving
+    ///   three heaps reaches `(1, a, b)`, so taking `k + 1` and leaving two adds nothing (bit 4
+    ///   of digit `k + 1` from bit 8 of digit `k`);
+    /// - in the same case, taking `k` from `k + 1` leaves heap 1, of value 0: taking `k + 1`
+    ///   and leaving nothing adds nothing (bit 1 of digit `k + 1` from bit 2 of digit `k`);
+    /// - taking `k` and leaving nothing is a move of heap `k` alone, to value 0: it adds
+    ///   nothing when heap `k` has a move to value 0 already, that is when its value without it
+    ///   is not 0 (the values of the smaller heaps are the same with it or without it).
+    pub fn equal_by_definition_key(&self) -> Vec<u8> {
+        let mut digits = self.digits.clone();
+        let heap_one_has_no_move = digits.get(1).is_none_or(|d| d & 1 == 0);
+        let mut k = 1;
+        while heap_one_has_no_move && k <= digits.len() {
+            let below = digits[k - 1];
+            let from_below = (below & 4) >> 1 | (below & 8) >> 1;
+            if from_below != 0 {
+                digits.resize(digits.len().max(k + 1), 0);
+                digits[k] |= from_below;
+            }
+            if digits.get(k).is_some_and(|d| d & 2 != 0) {
+                digits.resize(digits.len().max(k + 2), 0);
+                digits[k + 1] |= 1;
+            }
+            k += 1;
+        }
+        for k in 1..digits.len() {
+            if digits[k] & 1 == 0 && small_values(&digits, k + 1)[k] != 0 {
+                digits[k] |= 1;
+            }
+        }
+        while digits.len() > 1 && digits.last() == Some(&0) {
+            digits.pop();
+        }
+        digits
+    }
+}
+
+/// The values of heaps `0..heaps` of the code of `digits`, by the definition (the few heaps
+/// [`Octal::equal_by_definition_key`] reads).
+fn small_values(digits: &[u8], heaps: usize) -> Vec<usize> {
+    let mut values: Vec<usize> = Vec::with_capacity(heaps);
+    for n in 0..heaps {
+        let mut options = Vec::new();
+        for (k, &d) in digits.iter().enumerate().take(n + 1) {
+            let rest = n - k;
+            if d & 1 != 0 && k > 0 && rest == 0 {
+                options.push(0);
+            }
+            if d & 2 != 0 && k > 0 && rest > 0 {
+                options.push(values[rest]);
+            }
+            if d & 4 != 0 {
+                options.extend((1..=rest / 2).map(|a| values[a] ^ values[rest - a]));
+            }
+            if d & 8 != 0 {
+                for a in 1..=rest / 3 {
+                    let pairs = (a..=(rest - a) / 2).map(|b| values[b] ^ values[rest - a - b]);
+                    options.extend(pairs.map(|pair| values[a] ^ pair));
+                }
+            }
+        }
+        options.sort_unstable();
+        options.dedup();
+        let mex = options.iter().enumerate().find(|&(i, &v)| i != v);
+        values.push(mex.map_or(options.len(), |(i, _)| i));
+    }
+    values
+}
+
 /// Calls `emit` with each way `(a, b, c)`, `1 <= a <= b <= c`, to split `rest` into three heaps,
 /// until it breaks; returns whether it went to the end.
 pub fn each_three_way_split(rest: i64, emit: &mut Emit<'_>) -> bool {
@@ -179,5 +256,81 @@ impl Game for Octal {
 
     fn describe(&self, state: &[i64]) -> String {
         format!("{}[{}]", self.name, state[0])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::ops::ControlFlow;
+
+    use super::*;
+
+    /// The values of heaps `0..heaps` by the definition: the mex of the XORs of each option's
+    /// heaps, the options as the game lists them.
+    fn plain_values(game: &Octal, heaps: usize) -> Vec<usize> {
+        let mut values: Vec<usize> = Vec::new();
+        for n in 0..heaps {
+            let mut options = Vec::new();
+            let mut emit = |parts: &[i64]| {
+                options.push(parts.iter().fold(0, |x, &p| x ^ values[p as usize]));
+                ControlFlow::Continue(())
+            };
+            game.options(&[n as i64], &mut emit).unwrap();
+            values.push((0..).find(|v| !options.contains(v)).unwrap());
+        }
+        values
+    }
+
+    fn codes(digits: u32, base: u32, leads: &[u32]) -> Vec<String> {
+        let mut codes = Vec::new();
+        for &lead in leads {
+            for rest in 1..base.pow(digits) {
+                let text: String = (0..digits)
+                    .rev()
+                    .map(|p| char::from_digit(rest / base.pow(p) % base, base).unwrap())
+                    .collect();
+                codes.push(format!("{lead}.{text}"));
+            }
+        }
+        codes
+    }
+
+    /// Codes with the same key have the same values at every heap looked at (the plain
+    /// definition of each code), and the key joins many of them (0.64 with 0.641 and 0.65,
+    /// 4.44 with 4.442): octal codes of up to three digits to 400 heaps, hexadecimal codes of
+    /// up to two to 60.
+    #[test]
+    fn codes_with_one_key_have_the_same_values() {
+        let cases = [
+            (codes(3, 8, &[0, 4]), Base::Octal, 400),
+            (codes(2, 16, &[0, 4, 8]), Base::Hex, 60),
+        ];
+        for (codes, base, heaps) in cases {
+            let mut first: HashMap<Vec<u8>, (String, Vec<usize>)> = HashMap::new();
+            let mut joined = 0;
+            for code in &codes {
+                let game = Octal::parse(code, code, base).unwrap();
+                let values = plain_values(&game, heaps);
+                match first.get(&game.equal_by_definition_key()) {
+                    Some((earlier, seen)) => {
+                        assert_eq!(&values, seen, "{code} and {earlier}");
+                        joined += 1;
+                    }
+                    None => {
+                        first.insert(game.equal_by_definition_key(), (code.clone(), values));
+                    }
+                }
+            }
+            assert!(joined * 3 > codes.len(), "{joined} of {}", codes.len());
+        }
+        let key = |code: &str| {
+            let game = Octal::parse(code, code, Base::Octal).unwrap();
+            game.equal_by_definition_key()
+        };
+        assert_eq!(key("0.64"), key("0.641"));
+        assert_eq!(key("0.64"), key("0.65"));
+        assert_eq!(key("4.44"), key("4.442"));
+        assert_ne!(key("0.161"), key("0.36"));
     }
 }
