@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::answer_files;
 use super::expr::{solve_error, Eval};
@@ -23,7 +23,7 @@ use crate::game::heap::canonical_key;
 use crate::game::octal::{Base, Octal};
 use crate::game::progress::grouped;
 use crate::game::subtraction::Subtraction;
-use crate::game::survey::Surveyed;
+use crate::game::survey::{Reach, Surveyed, FURTHER};
 use crate::game::survey_file::{self, Progress};
 use crate::game::{Engine, Game, GameId, Limits, Shard, SolveError, SurveyPart};
 use crate::span::Span;
@@ -65,6 +65,9 @@ pub(super) struct Row {
     name: String,
     surveyed: Option<Surveyed>,
     equals: Option<(usize, Comparison)>,
+    /// Whether `equals` is the first game of the family with the same moves, up to moves that
+    /// add nothing (see [`Octal::equal_by_definition_key`]): equal at every heap, proved.
+    by_definition: bool,
 }
 
 /// The rows so far, and the fingerprints by which a game finds the earlier rows it may equal.
@@ -77,25 +80,36 @@ struct Rows {
 }
 
 impl Rows {
-    /// The row of the next game: what the survey found of it, and the earlier row it equals.
-    fn push(&mut self, name: String, surveyed: Option<Surveyed>) {
+    /// The row of the next game: what the survey found of it, and the earlier row it equals:
+    /// `first`, the first game of the family equal to it by definition, when it is earlier.
+    fn push(&mut self, name: String, surveyed: Option<Surveyed>, first: usize) {
         let rows = &self.rows;
         let i = rows.len();
-        let equals = surveyed.as_ref().and_then(|s| {
-            let mut candidates: Vec<usize> = match s.key() {
-                Some(key) => self.index.get(&key).cloned().unwrap_or_default(),
-                None => (0..i).collect(),
-            };
-            candidates.extend(&self.unkeyed);
-            candidates.sort_unstable();
-            candidates.dedup();
-            candidates.into_iter().find_map(|c| {
-                let earlier = rows[c].surveyed.as_ref()?;
-                let relation = s.relate_to(earlier);
-                let same = std::iter::once(relation.plain).chain(relation.shifted);
-                same.into_iter()
-                    .find(Comparison::same)
-                    .map(|comparison| (c, comparison))
+        let by_definition = first < i;
+        let definition = by_definition.then_some((
+            first,
+            Comparison {
+                offset: 0,
+                agreement: Agreement::Proved { checked: 0 },
+            },
+        ));
+        let equals = definition.or_else(|| {
+            surveyed.as_ref().and_then(|s| {
+                let mut candidates: Vec<usize> = match s.key() {
+                    Some(key) => self.index.get(&key).cloned().unwrap_or_default(),
+                    None => (0..i).collect(),
+                };
+                candidates.extend(&self.unkeyed);
+                candidates.sort_unstable();
+                candidates.dedup();
+                candidates.into_iter().find_map(|c| {
+                    let earlier = rows[c].surveyed.as_ref()?;
+                    let relation = s.relate_to(earlier);
+                    let same = std::iter::once(relation.plain).chain(relation.shifted);
+                    same.into_iter()
+                        .find(Comparison::same)
+                        .map(|comparison| (c, comparison))
+                })
             })
         });
         if let Some(s) = &surveyed {
@@ -113,6 +127,7 @@ impl Rows {
             name,
             surveyed,
             equals,
+            by_definition,
         });
     }
 }
@@ -123,12 +138,15 @@ enum Stop {
     File(Error),
 }
 
-/// What a survey is: its games, in words, and each game's bound.
+/// What a survey is: its games, in words, and how far each is computed.
 pub(super) struct Survey {
     members: Vec<Member>,
-    /// The family in words, with the number of games and the bound.
+    /// The family in words, with the number of games and how far each is computed.
     what: String,
-    bound: usize,
+    reach: Reach,
+    /// For each game, the first game of the family equal to it by definition (itself when
+    /// none is earlier): a game's row is that game's.
+    first: Vec<usize>,
     /// The text naming the survey's files in the cache (see `crate::game::survey_file`): `None`
     /// when a game of a list has no moves the cache can name.
     identity: Option<String>,
@@ -146,29 +164,44 @@ impl Interpreter {
         out: &mut dyn Write,
     ) -> Result<(), Error> {
         let (members, what) = self.members(family)?;
-        let bound = match bound {
+        let reach = match bound {
             Some(bound) => {
                 let n = Eval::new(self).int(bound)?;
-                super::explore::heaps_bound(n, bound.span)?
+                Reach {
+                    heaps: super::explore::heaps_bound(n, bound.span)?,
+                    further: false,
+                }
             }
-            None => SURVEY_HEAPS,
+            None => Reach {
+                heaps: SURVEY_HEAPS,
+                further: true,
+            },
         };
         if let Some(output) = output {
             // Refused before anything is computed when the extension names no form.
             file_form(output)?;
         }
         let total = members.len();
+        let further = match reach.further {
+            true => format!(
+                ", and on to {} while still open and settled in sparse space",
+                grouped(*FURTHER.last().expect("steps") as u64)
+            ),
+            false => String::new(),
+        };
         let what = format!(
-            "{what} ({} {}), each up to {} heaps",
+            "{what} ({} {}), each up to {} heaps{further}",
             grouped(total as u64),
             if total == 1 { "game" } else { "games" },
-            grouped(bound as u64)
+            grouped(reach.heaps as u64)
         );
         let identity = self.identity(&members, &what);
+        let first = first_equal_by_definition(&members);
         let survey = Survey {
             members,
+            first,
             what,
-            bound,
+            reach,
             identity,
             span,
         };
@@ -176,8 +209,8 @@ impl Interpreter {
         match self.engine.limits.survey_part {
             SurveyPart::Merge => {
                 let merged = self.merged(&survey)?;
-                for (member, surveyed) in survey.members.iter().zip(merged) {
-                    rows.push(member.name(), surveyed);
+                for (g, surveyed) in merged.into_iter().enumerate() {
+                    rows.push(survey.members[g].name(), surveyed, survey.first[g]);
                 }
                 return self.write_rows(&rows.rows, &survey.what, output, out);
             }
@@ -191,7 +224,8 @@ impl Interpreter {
             match Progress::open(cache, identity, Shard::WHOLE, total, &limits) {
                 Ok((opened, records)) => {
                     for record in records {
-                        rows.push(survey.members[record.game].name(), record.surveyed);
+                        let g = record.game;
+                        rows.push(survey.members[g].name(), record.surveyed, survey.first[g]);
                     }
                     progress = Some(opened);
                 }
@@ -211,7 +245,7 @@ impl Interpreter {
                     progress = None;
                 }
             }
-            rows.push(survey.members[g].name(), surveyed);
+            rows.push(survey.members[g].name(), surveyed, survey.first[g]);
             Ok(())
         });
         match stopped {
@@ -242,7 +276,9 @@ impl Interpreter {
 
     /// Computes the games `todo` of the survey: codes and sets on the sweep threads, each
     /// thread taking the next game as soon as it is free (`in_order`), the games of a list on
-    /// this thread; each is given to `take` in order as it comes. The first error stops it.
+    /// this thread; each is given to `take` in order as it comes. A game equal by definition to
+    /// an earlier one is that game's copy: computed once when both are to do, else computed as
+    /// that game (so its row is the same in any part of a split). The first error stops it.
     fn compute(
         &mut self,
         survey: &Survey,
@@ -250,32 +286,60 @@ impl Interpreter {
         mut take: impl FnMut(usize, Option<Surveyed>) -> Result<(), Error>,
     ) -> Result<(), Stop> {
         let members = &survey.members;
+        let first = &survey.first;
         let total = members.len();
         let done = total - todo.len();
         let progress = self.engine.limits.progress.clone();
         let reporter = progress.start("survey", "games", total as u64);
         let threads = self.sweep_threads();
         let limits = self.engine.limits.clone();
-        let bound = survey.bound;
-        let mut handle = |t: usize, found: Result<Option<Surveyed>, SolveError>| {
+        let reach = survey.reach;
+        let to_do: FxHashSet<usize> = todo.iter().copied().collect();
+        let computed: Vec<usize> = (todo.iter().copied())
+            .filter(|&g| first[g] == g || !to_do.contains(&first[g]))
+            .collect();
+        let mut copies = todo
+            .iter()
+            .copied()
+            .filter(|&g| first[g] != g && to_do.contains(&first[g]));
+        let mut next_copy = copies.next();
+        let mut found_of: FxHashMap<usize, Option<Surveyed>> = FxHashMap::default();
+        let mut handed = 0;
+        let mut hand = |g: usize, surveyed: Option<Surveyed>| {
+            handed += 1;
             reporter
                 .iter()
-                .for_each(|r| r.set_done((done + t + 1) as u64));
-            let g = todo[t];
-            match found {
-                Ok(surveyed) => take(g, surveyed).map_err(Stop::File),
-                Err(e) => Err(Stop::Game(g, e)),
+                .for_each(|r| r.set_done((done + handed) as u64));
+            take(g, surveyed).map_err(Stop::File)
+        };
+        let mut handle = |t: usize, found: Result<Option<Surveyed>, SolveError>| {
+            let g = computed[t];
+            let surveyed = found.map_err(|e| Stop::Game(g, e))?;
+            while let Some(copy) = next_copy.filter(|&c| c < g) {
+                hand(copy, found_of[&first[copy]].clone())?;
+                next_copy = copies.next();
             }
+            if first[g] == g {
+                found_of.insert(g, surveyed.clone());
+            }
+            hand(g, surveyed)?;
+            if t + 1 == computed.len() {
+                while let Some(copy) = next_copy {
+                    hand(copy, found_of[&first[copy]].clone())?;
+                    next_copy = copies.next();
+                }
+            }
+            Ok(())
         };
         let declared = todo
             .iter()
             .any(|&g| matches!(members[g], Member::Declared(..)));
         if threads > 1 && !declared {
-            let work = |&g: &usize| survey_apart(&members[g], bound, &limits);
-            in_order::in_order(threads, todo, work, handle)?;
+            let work = |&g: &usize| survey_apart(&members[first[g]], reach, &limits);
+            in_order::in_order(threads, &computed, work, handle)?;
         } else {
-            for (t, &g) in todo.iter().enumerate() {
-                let found = self.survey_one(&members[g], bound);
+            for (t, &g) in computed.iter().enumerate() {
+                let found = self.survey_one(&members[first[g]], reach);
                 handle(t, found)?;
             }
         }
@@ -403,15 +467,15 @@ impl Interpreter {
     fn survey_one(
         &mut self,
         member: &Member,
-        bound: usize,
+        reach: Reach,
     ) -> Result<Option<Surveyed>, SolveError> {
         let Member::Declared(id, _) = member else {
-            return survey_apart(member, bound, &self.engine.limits);
+            return survey_apart(member, reach, &self.engine.limits);
         };
         if self.engine.is_loopy(*id) {
             return Ok(None);
         }
-        match self.engine.survey_game(*id, bound) {
+        match self.engine.survey_game(*id, reach) {
             Err(SolveError::Loop(_)) => Ok(None),
             surveyed => surveyed.map(Some),
         }
@@ -430,7 +494,7 @@ fn why_stopped(error: &Error) -> &'static str {
 /// once its row is made): on any thread, the same.
 fn survey_apart(
     member: &Member,
-    bound: usize,
+    reach: Reach,
     limits: &Limits,
 ) -> Result<Option<Surveyed>, SolveError> {
     let game: Arc<dyn Game> = match member {
@@ -444,7 +508,22 @@ fn survey_apart(
     };
     let mut engine = Engine::new(limits.clone());
     let id = engine.add_game(game);
-    engine.survey_game(id, bound).map(Some)
+    engine.survey_game(id, reach).map(Some)
+}
+
+/// For each game of the family, the first game equal to it by definition
+/// ([`Octal::equal_by_definition_key`]): itself when none is earlier, or when it is no code.
+fn first_equal_by_definition(members: &[Member]) -> Vec<usize> {
+    let mut firsts: FxHashMap<Vec<u8>, usize> = FxHashMap::default();
+    (members.iter().enumerate())
+        .map(|(g, member)| match member {
+            Member::Code(code, base) => {
+                let octal = Octal::parse(code, code, *base).expect("a code the survey made");
+                *firsts.entry(octal.equal_by_definition_key()).or_insert(g)
+            }
+            Member::Set(_) | Member::Declared(..) => g,
+        })
+        .collect()
 }
 
 fn digits(k: u32) -> String {
@@ -566,7 +645,11 @@ fn cells(rows: &[Row]) -> Vec<Vec<Cell>> {
                     // This game's heap n is the earlier game's heap n - offset.
                     cells.push(Cell::Text((-comparison.offset).to_string()));
                     let proved = matches!(comparison.agreement, Agreement::Proved { .. });
-                    let equality = if proved { "proved" } else { "not proved" };
+                    let equality = match (row.by_definition, proved) {
+                        (true, _) => "by definition",
+                        (false, true) => "proved",
+                        (false, false) => "not proved",
+                    };
                     cells.push(Cell::Text(equality.into()));
                 }
                 None => cells.extend([Cell::Empty, Cell::Empty, Cell::Empty]),
@@ -715,8 +798,13 @@ fn summary(rows: &[Row], what: &str) -> String {
         })
         .count();
     let equal = rows.iter().filter(|r| r.equals.is_some()).count();
+    let by_definition = match rows.iter().filter(|r| r.by_definition).count() {
+        0 => String::new(),
+        n => format!(" ({n} by definition)"),
+    };
     format!(
-        "survey of {what}: {solved} solved, {} open; {equal} equal to an earlier game",
+        "survey of {what}: {solved} solved, {} open; {equal} equal to an earlier \
+         game{by_definition}",
         rows.len() - solved
     )
 }

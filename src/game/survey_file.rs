@@ -25,6 +25,9 @@
 //!         width u8 (4 or 8)  count u64  count values of `width` bytes
 //! ```
 //!
+//! (`count` is the least preperiod plus period of a proved game, and at most `looked` of an
+//! open one: a game pushed on past the survey's heaps keeps only theirs.)
+//!
 //! all little-endian. As for the heap sequences' files ([`super::cache_key`] says why a MAC), a
 //! record is believed only when its MAC verifies under this installation's secret, which covers
 //! the survey and the part: a record of another machine, an edited one (its CRC recomputed),
@@ -51,7 +54,9 @@ use crate::files::Access;
 
 const MAGIC: &[u8; 8] = b"GRUNDYSV";
 /// 2: the figures' mask is the one with the fewest rare heaps, whether the kernels use it or not.
-const FORMAT: u32 = 2;
+/// 3: an open game keeps the values of the heaps comparisons read, which may be fewer than it
+/// computed.
+const FORMAT: u32 = 3;
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The most bytes of an identity, or of a record's length and payload before its values.
@@ -334,15 +339,12 @@ fn read_payload(payload: &[u8], limits: &Limits) -> Result<Option<Record>, Strin
     let Some((looked, proved, figures, width, count)) = head else {
         return Ok(None);
     };
-    let expected = match proved {
-        Some(p) if p.period >= 1 => p.preperiod.checked_add(p.period),
-        Some(_) => None,
-        None => Some(looked),
+    // A game pushed on past the values a comparison reads keeps fewer values than it computed.
+    let consistent = match proved {
+        Some(p) => p.period >= 1 && p.preperiod.checked_add(p.period) == Some(count),
+        None => count <= looked,
     };
-    if ![4, 8].contains(&width)
-        || expected != Some(count)
-        || count.checked_mul(width) != Some(f.0.len())
-    {
+    if ![4, 8].contains(&width) || !consistent || count.checked_mul(width) != Some(f.0.len()) {
         return Ok(None);
     }
     let values: Vec<u64> =
