@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::Arc;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::answer_files;
 use super::expr::{solve_error, Eval};
@@ -29,10 +29,12 @@ use crate::game::{Engine, Game, GameId, Limits, Shard, SolveError, SurveyPart};
 use crate::span::Span;
 use crate::syntax::ast::{Expr, Output, SurveyFamily};
 
-/// How many heaps each game of a survey is computed to, when no `up to N` is given: enough for
-/// the periods of the codes of three digits that the literature proves within it (0.127's
-/// proof, preperiod 46,578 and period 4, needs about 93,000 heaps), the heaps of the published figures of the open ones (tczajka's tables give
-/// them at 2^17), and a survey of every code of three digits in minutes (`BENCHMARKS.md`).
+/// How many heaps each game of a survey is computed to, when no `up to N` is given (games still
+/// open there and settled in sparse space are pushed on, see `FURTHER`): enough for the periods
+/// of the codes of three digits that the literature proves within it (0.127's proof, preperiod
+/// 46,578 and period 4, needs about 93,000 heaps), the heaps of the published figures of the
+/// open ones (tczajka's tables give them at 2^17), and the values of every game kept for the
+/// comparisons within a few hundred MB.
 pub const SURVEY_HEAPS: usize = 1 << 17;
 
 /// The most games a survey takes (octal codes of 5 digits, hexadecimal codes of 3, subtraction
@@ -112,7 +114,8 @@ impl Rows {
                 })
             })
         });
-        if let Some(s) = &surveyed {
+        // A copy has its first game's values: a later game finds that game instead.
+        if let Some(s) = surveyed.as_ref().filter(|_| !by_definition) {
             let mut prints = s.fingerprints();
             prints.sort_unstable();
             prints.dedup();
@@ -184,7 +187,7 @@ impl Interpreter {
         let total = members.len();
         let further = match reach.further {
             true => format!(
-                ", and on to {} while still open and settled in sparse space",
+                ", and on, up to {}, while open in sparse space",
                 grouped(*FURTHER.last().expect("steps") as u64)
             ),
             false => String::new(),
@@ -294,14 +297,17 @@ impl Interpreter {
         let threads = self.sweep_threads();
         let limits = self.engine.limits.clone();
         let reach = survey.reach;
-        let to_do: FxHashSet<usize> = todo.iter().copied().collect();
+        // The first game to do of each class is computed; the others to do are its copies,
+        // handed on in order, each as soon as every game before it is.
+        let mut copies_left: FxHashMap<usize, usize> = FxHashMap::default();
         let computed: Vec<usize> = (todo.iter().copied())
-            .filter(|&g| first[g] == g || !to_do.contains(&first[g]))
+            .filter(|&g| {
+                let copies = copies_left.entry(first[g]).or_insert(usize::MAX);
+                *copies = copies.wrapping_add(1);
+                *copies == 0
+            })
             .collect();
-        let mut copies = todo
-            .iter()
-            .copied()
-            .filter(|&g| first[g] != g && to_do.contains(&first[g]));
+        let mut copies = (todo.iter().copied()).filter(|g| computed.binary_search(g).is_err());
         let mut next_copy = copies.next();
         let mut found_of: FxHashMap<usize, Option<Surveyed>> = FxHashMap::default();
         let mut handed = 0;
@@ -314,18 +320,18 @@ impl Interpreter {
         };
         let mut handle = |t: usize, found: Result<Option<Surveyed>, SolveError>| {
             let g = computed[t];
-            let surveyed = found.map_err(|e| Stop::Game(g, e))?;
             while let Some(copy) = next_copy.filter(|&c| c < g) {
-                hand(copy, found_of[&first[copy]].clone())?;
+                hand(copy, copy_of(first[copy], &mut found_of, &mut copies_left))?;
                 next_copy = copies.next();
             }
-            if first[g] == g {
-                found_of.insert(g, surveyed.clone());
+            let surveyed = found.map_err(|e| Stop::Game(g, e))?;
+            if copies_left[&first[g]] > 0 {
+                found_of.insert(first[g], surveyed.clone());
             }
             hand(g, surveyed)?;
             if t + 1 == computed.len() {
                 while let Some(copy) = next_copy {
-                    hand(copy, found_of[&first[copy]].clone())?;
+                    hand(copy, copy_of(first[copy], &mut found_of, &mut copies_left))?;
                     next_copy = copies.next();
                 }
             }
@@ -509,6 +515,22 @@ fn survey_apart(
     let mut engine = Engine::new(limits.clone());
     let id = engine.add_game(game);
     engine.survey_game(id, reach).map(Some)
+}
+
+/// What a copy of the class of `first` is given: the result of its first game to do, kept in
+/// `found_of` until its last copy takes it.
+fn copy_of(
+    first: usize,
+    found_of: &mut FxHashMap<usize, Option<Surveyed>>,
+    copies_left: &mut FxHashMap<usize, usize>,
+) -> Option<Surveyed> {
+    let left = copies_left.get_mut(&first).expect("a class with copies");
+    *left -= 1;
+    let found = match *left {
+        0 => found_of.remove(&first),
+        _ => found_of.get(&first).cloned(),
+    };
+    found.expect("the class's first game to do is done")
 }
 
 /// For each game of the family, the first game equal to it by definition
