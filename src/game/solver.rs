@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use super::budget::{self, Charge};
 use super::cells::{CellSearch, CellSolver};
+use super::chomp::ChompSolver;
 use super::heap::HeapSequence;
 use super::lines::LineSweep;
 use super::position::HUGE;
@@ -57,6 +58,9 @@ enum Store {
     /// A game on cells with cell rules: its bit-set solver replaces the search (a state that is
     /// not a board, should one come, is searched into the table).
     Cells(Box<CellSolver>, HashedTable),
+    /// Chomp on the Young diagrams of a list state: its tables replace the search (a list that
+    /// is no diagram is searched into the hashed table).
+    Chomp(ChompSolver, HashedTable),
     /// A worker of a parallel sweep (see [`super::shared_memos`]): the values of its own searches,
     /// read after the memos it shares with the others. A worker never searches a heap-like
     /// game, a heap sequence or a line sweep: it reads what the engine knew of them.
@@ -128,6 +132,8 @@ impl Solver {
             Store::Lines(LineSweep::new(rules), HashedTable::default())
         } else if let Some(rules) = game.cell_rules() {
             Store::Cells(Box::new(CellSolver::new(rules)), HashedTable::default())
+        } else if game.chomp() {
+            Store::Chomp(ChompSolver::default(), HashedTable::default())
         } else {
             Store::Hashed(HashedTable::default())
         };
@@ -168,6 +174,7 @@ impl Solver {
             Store::HeapSequence(heap) => heap.bytes(),
             Store::Lines(lines, table) => lines.bytes() + table.bytes(None),
             Store::Cells(cells, table) => cells.bytes() + table.bytes(None),
+            Store::Chomp(chomp, table) => chomp.bytes() + table.bytes(None),
         };
         tables + self.stack.bytes(Growth::default())
     }
@@ -196,6 +203,7 @@ impl Solver {
         match &self.store {
             Store::HeapSequence(heap) => heap.get(u64::try_from(state[0]).ok()?),
             Store::Lines(lines, _) if state.len() == 2 => lines.get(state),
+            Store::Chomp(chomp, _) => chomp.get(state).or_else(|| self.known(state)),
             _ => self.known(state),
         }
     }
@@ -213,6 +221,7 @@ impl Solver {
                 symmetric: cells.rules().symmetric,
                 pruned: cells.search() == CellSearch::Pruned,
             },
+            Store::Chomp(..) => Method::Chomp,
             _ => Method::Search,
         }
     }
@@ -338,6 +347,10 @@ impl Solver {
                 **cells = CellSolver::with_search(cells.rules().clone(), cells.search());
                 *table = HashedTable::default();
             }
+            Store::Chomp(chomp, table) => {
+                *chomp = ChompSolver::default();
+                *table = HashedTable::default();
+            }
             Store::HeapSequence(_) | Store::Linked(..) => return,
         }
         self.stored = match &self.store {
@@ -376,6 +389,15 @@ impl Solver {
                 if let Some((board, present)) = self.game.cell_board(state) {
                     let v = cells.value(&board, present, limits);
                     self.stored = cells.stored();
+                    return v;
+                }
+            }
+            Store::Chomp(chomp, table) => {
+                // Beside the tables: the hashed table and the stack, and the states stored there.
+                let held = table.bytes(None) + self.stack.bytes(Growth::default());
+                let searched = self.stored - chomp.stored();
+                if let Some(v) = chomp.value(state, (held, searched), limits) {
+                    self.stored = searched + chomp.stored();
                     return v;
                 }
             }
@@ -518,9 +540,10 @@ impl Solver {
     fn slot(&self, state: &[i64]) -> u32 {
         match &self.store {
             Store::Dense(table) => table.slot(state[0], self.far_from),
-            Store::Hashed(table) | Store::Lines(_, table) | Store::Cells(_, table) => {
-                table.slot(state, pack(state))
-            }
+            Store::Hashed(table)
+            | Store::Lines(_, table)
+            | Store::Cells(_, table)
+            | Store::Chomp(_, table) => table.slot(state, pack(state)),
             Store::HeapSequence(_) => UNKNOWN,
             // A worker holds no heaps of its own (it never searches a heap-like game).
             Store::Linked(..) if self.heap_like => UNKNOWN,
@@ -541,9 +564,10 @@ impl Solver {
     /// The slot of a state in the table of a hashed game, its packed form given.
     pub(super) fn table_slot(&self, state: &[i64], key: Option<u128>) -> u32 {
         match &self.store {
-            Store::Hashed(table) | Store::Lines(_, table) | Store::Cells(_, table) => {
-                table.slot(state, key)
-            }
+            Store::Hashed(table)
+            | Store::Lines(_, table)
+            | Store::Cells(_, table)
+            | Store::Chomp(_, table) => table.slot(state, key),
             _ => UNKNOWN,
         }
     }
@@ -582,6 +606,7 @@ impl Solver {
             Store::Hashed(table) => table.set(state, value, held, limits),
             Store::Lines(lines, table) => table.set(state, value, held + lines.bytes(), limits),
             Store::Cells(cells, table) => table.set(state, value, held + cells.bytes(), limits),
+            Store::Chomp(chomp, table) => table.set(state, value, held + chomp.bytes(), limits),
             Store::Linked(link, own) => {
                 let key = pack(state);
                 if !own.contains(state, key) {
@@ -763,6 +788,7 @@ impl Solver {
             Store::Hashed(table)
             | Store::Lines(_, table)
             | Store::Cells(_, table)
+            | Store::Chomp(_, table)
             | Store::Linked(_, table) => table.unset(state),
             Store::HeapSequence(_) => {}
         }
