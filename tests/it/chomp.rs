@@ -84,6 +84,14 @@ fn random_list(random: &mut Random, any: bool) -> Vec<i64> {
     list
 }
 
+/// `count` random lists from `seed`, every third of any lengths, the others diagrams.
+fn random_lists(seed: u64, count: usize) -> Vec<Vec<i64>> {
+    let mut random = Random(seed);
+    (0..count)
+        .map(|n| random_list(&mut random, n % 3 == 0))
+        .collect()
+}
+
 /// The values of `game` at these lists, in one statement.
 fn values_statement(game: &str, lists: &[Vec<i64>]) -> String {
     let asked: Vec<String> = lists
@@ -95,10 +103,7 @@ fn values_statement(game: &str, lists: &[Vec<i64>]) -> String {
 
 #[test]
 fn every_spelling_of_chomp_is_played_by_its_table_with_the_walkers_values() {
-    let mut random = Random(0x9e37_79b9_7f4a_7c15);
-    let lists: Vec<Vec<i64>> = (0..120)
-        .map(|n| random_list(&mut random, n % 3 == 0))
-        .collect();
+    let lists = random_lists(0x9e37_79b9_7f4a_7c15, 120);
     let statement = values_statement("chomp", &lists);
     let truth = printed(&mut session(CHOMP[0], true), &statement, true);
     assert!(lists.iter().any(|l| l.windows(2).any(|w| w[0] < w[1])));
@@ -118,10 +123,7 @@ fn every_spelling_of_chomp_is_played_by_its_table_with_the_walkers_values() {
 
 #[test]
 fn other_games_of_chomps_form_are_not_routed_and_keep_the_walkers_values() {
-    let mut random = Random(0x2545_f491_4f6c_dd1d);
-    let lists: Vec<Vec<i64>> = (0..60)
-        .map(|n| random_list(&mut random, n % 3 == 0))
-        .collect();
+    let lists = random_lists(0x2545_f491_4f6c_dd1d, 60);
     for spelling in NOT_CHOMP {
         let mut native = session(spelling, false);
         assert_eq!(method(&mut native, "g"), Method::Search, "{spelling}");
