@@ -203,7 +203,6 @@ impl Solver {
         match &self.store {
             Store::HeapSequence(heap) => heap.get(u64::try_from(state[0]).ok()?),
             Store::Lines(lines, _) if state.len() == 2 => lines.get(state),
-            Store::Chomp(chomp, _) => chomp.get(state).or_else(|| self.known(state)),
             _ => self.known(state),
         }
     }
@@ -392,12 +391,9 @@ impl Solver {
                     return v;
                 }
             }
-            Store::Chomp(chomp, table) => {
-                // Beside the tables: the hashed table and the stack, and the states stored there.
-                let held = table.bytes(None) + self.stack.bytes(Growth::default());
-                let searched = self.stored - chomp.stored();
-                if let Some(v) = chomp.value(state, (held, searched), limits) {
-                    self.stored = searched + chomp.stored();
+            Store::Chomp(..) => {
+                let stack = self.stack.bytes(Growth::default());
+                if let Some(v) = self.tabled(state, stack, limits) {
                     return v;
                 }
             }
@@ -412,6 +408,24 @@ impl Solver {
             self.search(state, None, limits)?;
         }
         Ok(self.known(state).expect("searched state has a value") as u64)
+    }
+
+    /// The value of a state that the store's own method values without a search, a Chomp
+    /// diagram (a search from a list that is none meets them as options), made beside the
+    /// tables, their states and the `stack` bytes of a search; `None` for any other state.
+    fn tabled(
+        &mut self,
+        state: &[i64],
+        stack: usize,
+        limits: &Limits,
+    ) -> Option<Result<u64, SolveError>> {
+        let Store::Chomp(chomp, table) = &mut self.store else {
+            return None;
+        };
+        let searched = self.stored - chomp.stored();
+        let value = chomp.value(state, (table.bytes(None) + stack, searched), limits)?;
+        self.stored = searched + chomp.stored();
+        Some(value)
     }
 
     /// Values a heap: by a search that stores only the heaps it reaches when the heap is far
@@ -540,10 +554,13 @@ impl Solver {
     fn slot(&self, state: &[i64]) -> u32 {
         match &self.store {
             Store::Dense(table) => table.slot(state[0], self.far_from),
-            Store::Hashed(table)
-            | Store::Lines(_, table)
-            | Store::Cells(_, table)
-            | Store::Chomp(_, table) => table.slot(state, pack(state)),
+            Store::Hashed(table) | Store::Lines(_, table) | Store::Cells(_, table) => {
+                table.slot(state, pack(state))
+            }
+            // A diagram in a table made already, else what the search stored.
+            Store::Chomp(chomp, table) => {
+                (chomp.get(state)).unwrap_or_else(|| table.slot(state, pack(state)))
+            }
             Store::HeapSequence(_) => UNKNOWN,
             // A worker holds no heaps of its own (it never searches a heap-like game).
             Store::Linked(..) if self.heap_like => UNKNOWN,
@@ -822,7 +839,10 @@ impl Solver {
                 }
                 stack.advance();
                 match self.slot(&child) {
-                    UNKNOWN => self.push(stack, &child, limits)?,
+                    UNKNOWN => match self.tabled(&child, stack.bytes(Growth::default()), limits) {
+                        Some(value) => self.push_value(stack, value?, limits)?,
+                        None => self.push(stack, &child, limits)?,
+                    },
                     ACTIVE => return Err(self.loop_error(stack, &child)),
                     v if !heap_like => self.push_value(stack, v as u64, limits)?,
                     _ => {}
