@@ -76,9 +76,9 @@ impl ChompSolver {
     }
 
     /// The Grundy value of `state`, `None` when it is no diagram. The table of its bounding box
-    /// is made when no table holds it, beside the tables it does not contain (which it replaces
-    /// otherwise), if the tables then fit in the limits beside what the caller holds, `(bytes,
-    /// states)`.
+    /// is made when no table holds it, beside the tables it does not contain (those it contains
+    /// go first: it answers all they did), if the tables then fit in the limits beside what the
+    /// caller holds, `(bytes, states)`.
     pub fn value(
         &mut self,
         state: &[i64],
@@ -90,14 +90,9 @@ impl ChompSolver {
             return Some(Ok(u64::from(v)));
         }
         let (r, c) = (rows.len(), rows.first().map_or(0, |&x| x as usize));
-        let kept: Vec<&Table> = (self.tables.iter())
-            .filter(|t| t.rows > r || t.columns > c)
-            .collect();
-        let bytes = kept.iter().map(|t| t.bytes()).sum::<usize>();
-        let stored = states + kept.iter().map(|t| t.values.len()).sum::<usize>();
-        let made = Table::make(r, c, held + bytes, stored, limits);
+        self.tables.retain(|t| t.rows > r || t.columns > c);
+        let made = Table::make(r, c, held + self.bytes(), states + self.stored(), limits);
         Some(made.map(|table| {
-            self.tables.retain(|t| t.rows > r || t.columns > c);
             let v = table.get(rows).expect("a diagram within its own box");
             self.tables.push(table);
             u64::from(v)
@@ -462,6 +457,20 @@ mod tests {
         limits.max_states = 1000;
         let refused = solver.value(&[7; 7], (0, 0), &limits).unwrap();
         assert_eq!(refused, Err(SolveError::StateLimit(1000)));
+        assert_eq!(solver.stored(), 0);
+    }
+
+    /// A fill looks at Ctrl-C every 4,096 diagrams: raised, it stops the fill, and the table
+    /// is not kept.
+    #[test]
+    fn ctrl_c_stops_a_fill() {
+        let limits = Limits::default();
+        limits
+            .interrupt
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        let mut solver = ChompSolver::default();
+        let stopped = solver.value(&[8; 8], (0, 0), &limits).unwrap();
+        assert_eq!(stopped, Err(SolveError::Interrupted));
         assert_eq!(solver.stored(), 0);
     }
 
