@@ -472,6 +472,10 @@ impl Game for RuleGame {
         self.fast_paths()?.line_rules()
     }
 
+    fn chomp(&self) -> bool {
+        !self.parts().1 && self.fast_paths().is_some_and(compiled::Compiled::chomp)
+    }
+
     fn cell_rules(&self) -> Option<CellRules> {
         let cram = self.list_grid.map(|_| CellRules {
             moves: vec![CellMove::RemoveAdjacentPair],

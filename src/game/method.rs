@@ -36,6 +36,10 @@ pub enum Method {
         symmetric: bool,
         pruned: bool,
     },
+    /// Chomp on Young diagrams ([`super::chomp`]): every diagram of a position's bounding box
+    /// ranked by its lattice path and valued in rank order in a flat table (a list that is no
+    /// diagram is searched through its options).
+    Chomp,
     /// The memoized mex search over the options the rules give.
     Search,
     /// A game found to have loops: generalized values by Smith's labelling ([`super::loopy`]).
@@ -120,6 +124,13 @@ impl fmt::Display for Method {
                     write!(f, ", values by the mex of every option")?;
                 }
                 return Ok(());
+            }
+            Method::Chomp => {
+                return write!(
+                    f,
+                    "chomp: the Young diagrams of the bounding box ranked by their lattice \
+                     paths, values filled in rank order in a flat table"
+                )
             }
             Method::Search => return write!(f, "plain memoized search"),
             Method::Loopy => return write!(f, "loopy: generalized values by Smith's labelling"),

@@ -6,6 +6,7 @@ pub(crate) mod budget;
 pub mod cache_folder;
 pub(crate) mod cache_key;
 pub mod cells;
+pub(crate) mod chomp;
 pub(crate) mod engine;
 pub(crate) mod equal_games;
 pub(crate) mod graph;
@@ -93,6 +94,15 @@ pub trait Game: Send + Sync {
     /// present.
     fn cell_board(&self, _state: &[i64]) -> Option<(vocabulary::Board, u128)> {
         None
+    }
+
+    /// Whether the game is Chomp on the Young diagram its state draws: a list state of row
+    /// lengths, the cell (0, 0) poisoned, a move eating a cell and every cell at or beyond it in
+    /// both directions. The engine then values a state that is non-negative and non-increasing
+    /// by [`chomp`], in a table of the diagrams of its box; any other list is searched through
+    /// the options. The options of such a state must have exactly the values of Chomp's.
+    fn chomp(&self) -> bool {
+        false
     }
 
     /// What is known of the moves of a heap game, for periodicity theorems and huge heaps.

@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use super::budget::{self, Charge};
 use super::cells::{CellSearch, CellSolver};
+use super::chomp::ChompSolver;
 use super::heap::HeapSequence;
 use super::lines::LineSweep;
 use super::position::HUGE;
@@ -57,6 +58,9 @@ enum Store {
     /// A game on cells with cell rules: its bit-set solver replaces the search (a state that is
     /// not a board, should one come, is searched into the table).
     Cells(Box<CellSolver>, HashedTable),
+    /// Chomp on the Young diagrams of a list state: its tables replace the search (a list that
+    /// is no diagram is searched into the hashed table).
+    Chomp(ChompSolver, HashedTable),
     /// A worker of a parallel sweep (see [`super::shared_memos`]): the values of its own searches,
     /// read after the memos it shares with the others. A worker never searches a heap-like
     /// game, a heap sequence or a line sweep: it reads what the engine knew of them.
@@ -128,6 +132,8 @@ impl Solver {
             Store::Lines(LineSweep::new(rules), HashedTable::default())
         } else if let Some(rules) = game.cell_rules() {
             Store::Cells(Box::new(CellSolver::new(rules)), HashedTable::default())
+        } else if game.chomp() {
+            Store::Chomp(ChompSolver::default(), HashedTable::default())
         } else {
             Store::Hashed(HashedTable::default())
         };
@@ -168,6 +174,7 @@ impl Solver {
             Store::HeapSequence(heap) => heap.bytes(),
             Store::Lines(lines, table) => lines.bytes() + table.bytes(None),
             Store::Cells(cells, table) => cells.bytes() + table.bytes(None),
+            Store::Chomp(chomp, table) => chomp.bytes() + table.bytes(None),
         };
         tables + self.stack.bytes(Growth::default())
     }
@@ -213,6 +220,7 @@ impl Solver {
                 symmetric: cells.rules().symmetric,
                 pruned: cells.search() == CellSearch::Pruned,
             },
+            Store::Chomp(..) => Method::Chomp,
             _ => Method::Search,
         }
     }
@@ -338,6 +346,10 @@ impl Solver {
                 **cells = CellSolver::with_search(cells.rules().clone(), cells.search());
                 *table = HashedTable::default();
             }
+            Store::Chomp(chomp, table) => {
+                *chomp = ChompSolver::default();
+                *table = HashedTable::default();
+            }
             Store::HeapSequence(_) | Store::Linked(..) => return,
         }
         self.stored = match &self.store {
@@ -379,6 +391,12 @@ impl Solver {
                     return v;
                 }
             }
+            Store::Chomp(..) => {
+                let stack = self.stack.bytes(Growth::default());
+                if let Some(v) = self.tabled(state, stack, limits) {
+                    return v;
+                }
+            }
             _ => {}
         }
         if let Some(v) = self.known(state) {
@@ -390,6 +408,24 @@ impl Solver {
             self.search(state, None, limits)?;
         }
         Ok(self.known(state).expect("searched state has a value") as u64)
+    }
+
+    /// The value of a state that the store's own method values without a search, a Chomp
+    /// diagram (a search from a list that is none meets them as options), made beside the
+    /// tables, their states and the `stack` bytes of a search; `None` for any other state.
+    fn tabled(
+        &mut self,
+        state: &[i64],
+        stack: usize,
+        limits: &Limits,
+    ) -> Option<Result<u64, SolveError>> {
+        let Store::Chomp(chomp, table) = &mut self.store else {
+            return None;
+        };
+        let searched = self.stored - chomp.stored();
+        let value = chomp.value(state, (table.bytes(None) + stack, searched), limits)?;
+        self.stored = searched + chomp.stored();
+        Some(value)
     }
 
     /// Values a heap: by a search that stores only the heaps it reaches when the heap is far
@@ -521,6 +557,10 @@ impl Solver {
             Store::Hashed(table) | Store::Lines(_, table) | Store::Cells(_, table) => {
                 table.slot(state, pack(state))
             }
+            // A diagram in a table made already, else what the search stored.
+            Store::Chomp(chomp, table) => {
+                (chomp.get(state)).unwrap_or_else(|| table.slot(state, pack(state)))
+            }
             Store::HeapSequence(_) => UNKNOWN,
             // A worker holds no heaps of its own (it never searches a heap-like game).
             Store::Linked(..) if self.heap_like => UNKNOWN,
@@ -541,9 +581,10 @@ impl Solver {
     /// The slot of a state in the table of a hashed game, its packed form given.
     pub(super) fn table_slot(&self, state: &[i64], key: Option<u128>) -> u32 {
         match &self.store {
-            Store::Hashed(table) | Store::Lines(_, table) | Store::Cells(_, table) => {
-                table.slot(state, key)
-            }
+            Store::Hashed(table)
+            | Store::Lines(_, table)
+            | Store::Cells(_, table)
+            | Store::Chomp(_, table) => table.slot(state, key),
             _ => UNKNOWN,
         }
     }
@@ -582,6 +623,7 @@ impl Solver {
             Store::Hashed(table) => table.set(state, value, held, limits),
             Store::Lines(lines, table) => table.set(state, value, held + lines.bytes(), limits),
             Store::Cells(cells, table) => table.set(state, value, held + cells.bytes(), limits),
+            Store::Chomp(chomp, table) => table.set(state, value, held + chomp.bytes(), limits),
             Store::Linked(link, own) => {
                 let key = pack(state);
                 if !own.contains(state, key) {
@@ -763,6 +805,7 @@ impl Solver {
             Store::Hashed(table)
             | Store::Lines(_, table)
             | Store::Cells(_, table)
+            | Store::Chomp(_, table)
             | Store::Linked(_, table) => table.unset(state),
             Store::HeapSequence(_) => {}
         }
@@ -796,7 +839,10 @@ impl Solver {
                 }
                 stack.advance();
                 match self.slot(&child) {
-                    UNKNOWN => self.push(stack, &child, limits)?,
+                    UNKNOWN => match self.tabled(&child, stack.bytes(Growth::default()), limits) {
+                        Some(value) => self.push_value(stack, value?, limits)?,
+                        None => self.push(stack, &child, limits)?,
+                    },
                     ACTIVE => return Err(self.loop_error(stack, &child)),
                     v if !heap_like => self.push_value(stack, v as u64, limits)?,
                     _ => {}

@@ -9,6 +9,8 @@ mod architecture;
 mod cache;
 // Cram, Node Kayles and remove-a-cell written in the language, native and walked, against brute force
 mod cell_games;
+// Chomp over a list of row lengths: its table of diagrams against the walker
+mod chomp;
 // games on cells: boards and graphs against a brute force, parts, symmetry, Cram's nimbers
 mod cells;
 // the command line: files, -e, standard input, exit codes, Ctrl-C

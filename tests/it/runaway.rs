@@ -56,6 +56,17 @@ fn an_exploding_list_game_stops_at_the_memory_limit() {
     );
 }
 
+/// Chomp's table of the 16 by 16 box, 601 million diagrams a byte each, is refused before it
+/// is made.
+#[test]
+fn a_chomp_board_whose_table_passes_the_limit_is_refused() {
+    stops_within_the_limit(
+        "game chomp on s[] { for i in 0..len(s), k in 0..s[i] if i > 0 or k > 0 { \
+         for j in i..len(s) { s[j] = min(s[j], k) } } }\ngrundy chomp[repeat(16, 16)]",
+        "grundy::memory_limit",
+    );
+}
+
 #[test]
 fn a_counter_chain_10_to_the_18_deep_stops_at_the_memory_limit() {
     stops_within_the_limit(

@@ -13,7 +13,8 @@
 //!
 //! Every fast path reads this form, not the AST: [`linear`] reads its rules as linear
 //! arithmetic, and [`heap_shape`] and [`line_shape`] classify that as the engine's [`HeapRules`]
-//! (octal-style moves, Nim) and [`LineRules`], so that equivalent spellings get the same method.
+//! (octal-style moves, Nim) and [`LineRules`], so that equivalent spellings get the same method;
+//! [`chomp_shape`] reads Chomp on a list of row lengths.
 //!
 //! A box binder `b in L..=h` that is the last binder of its rule, under a condition whose
 //! conjuncts before `xor(b) == 0` cannot fail, enumerates only the boxes with `xor(b) == 0`: the
@@ -32,6 +33,7 @@ use crate::game::Emit;
 use crate::span::Span;
 use crate::syntax::ast::{BinaryOp, UpdateOp};
 
+mod chomp_shape;
 mod heap_shape;
 mod line_shape;
 mod linear;
@@ -302,6 +304,11 @@ impl Compiled {
     pub fn line_rules(&self) -> Option<LineRules> {
         (self.kind == Kind::Tuple(2)).then_some(())?;
         line_shape::line_rules(&self.linear(2)?)
+    }
+
+    /// Whether the game is Chomp on the row lengths of its list (see [`chomp_shape`]).
+    pub fn chomp(&self) -> bool {
+        self.kind == Kind::List && chomp_shape::is_chomp(&self.rules)
     }
 
     /// Every rule as linear arithmetic, when all of them can be read so.
