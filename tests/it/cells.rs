@@ -111,6 +111,46 @@ fn random_boards_with_holes_have_the_brute_force_values() {
 }
 
 #[test]
+fn boards_over_eight_rows_have_the_brute_force_values() {
+    // Boxes of up to 8 x 8 are kept as bitboards, larger ones row by row: boards of more than
+    // eight rows have regions of both kinds, some with the same cells as bits, each solver
+    // keeping both kinds in one table.
+    let mut random = Random(0x6a09_e667_f3bc_c908);
+    let limits = Limits::default();
+    for (width, height) in [(1, 12), (2, 9), (1, 16), (2, 8), (12, 1)] {
+        let near = grid_neighbours(width, height);
+        let board = Board::grid(width, height).unwrap();
+        for kind in KINDS {
+            let values = brute_force(&near, kind);
+            let mut solvers = [CellSearch::Full, CellSearch::Pruned].map(|search| {
+                [(true, true), (true, false), (false, true), (false, false)].map(
+                    |(split, symmetric)| {
+                        CellSolver::with_search(rules(kind, split, symmetric), search)
+                    },
+                )
+            });
+            // Every set of the boards of 12 cells (a column's rows 0 and 8 kept 1 apart are the
+            // bits of a domino kept 8 apart), some of the larger ones.
+            let sets: Vec<u128> = match near.len() {
+                12 => (0..1 << 12).collect(),
+                n => (0..1000).map(|_| random.below(1 << n) as u128).collect(),
+            };
+            for set in sets {
+                for solver in solvers.as_flattened_mut() {
+                    let value = solver.value(&board, set, &limits).unwrap();
+                    assert_eq!(
+                        value,
+                        values[set as usize],
+                        "{width} x {height}, {set:b}, {kind:?}, {:?}",
+                        solver.search()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn random_graphs_have_the_brute_force_values() {
     let mut random = Random(0x2545_f491_4f6c_dd1d);
     let limits = Limits::default();
