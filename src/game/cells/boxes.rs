@@ -22,7 +22,8 @@ pub(super) fn packed(width: usize, height: usize) -> bool {
     width <= 8 && height <= 8
 }
 
-fn up(set: u128, n: usize) -> u128 {
+/// `set` shifted up by `n` cells (nothing past the last bit, and nothing when `n` is 128).
+pub(super) fn up(set: u128, n: usize) -> u128 {
     if n >= 128 {
         0
     } else {
@@ -30,7 +31,8 @@ fn up(set: u128, n: usize) -> u128 {
     }
 }
 
-fn down(set: u128, n: usize) -> u128 {
+/// `set` shifted down by `n` cells.
+pub(super) fn down(set: u128, n: usize) -> u128 {
     if n >= 128 {
         0
     } else {

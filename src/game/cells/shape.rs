@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use super::super::vocabulary::{bit, cells_of, full, CellMove};
-use super::boxes::{crop, least_image, stride, turned};
+use super::boxes::{crop, down, least_image, stride, turned, up};
 
 /// A region as it is stored: a grid region cropped to its bounding box, row by row with rows
 /// [`stride`] apart (and, when the game is symmetric, the least of its images), or a graph region as its induced subgraph
@@ -28,24 +28,6 @@ impl Region {
             Region::Grid { cells, .. } => cells.count_ones(),
             Region::Graph(rows) => rows.len() as u32,
         }
-    }
-}
-
-/// `set` shifted up by `n` cells (nothing past the last bit, and nothing when `n` is 128).
-fn up(set: u128, n: usize) -> u128 {
-    if n >= 128 {
-        0
-    } else {
-        set << n
-    }
-}
-
-/// `set` shifted down by `n` cells.
-fn down(set: u128, n: usize) -> u128 {
-    if n >= 128 {
-        0
-    } else {
-        set >> n
     }
 }
 
