@@ -17,6 +17,7 @@
 //! in one table (`table.rs`: a flat open-addressed table of grid regions), count the table and
 //! the stack against the state and memory limits, and stop on Ctrl-C.
 
+mod boxes;
 mod pruned;
 mod shape;
 mod table;

@@ -78,10 +78,24 @@ fn rules(kind: CellMove, split: bool, symmetric: bool) -> CellRules {
     }
 }
 
+/// Each solver's value of `set` against the brute force's `values`.
+fn assert_brute_force_values(
+    solvers: &mut [CellSolver],
+    board: &Board,
+    set: u128,
+    values: &[u64],
+    what: &str,
+) {
+    for solver in solvers {
+        let value = solver.value(board, set, &Limits::default()).unwrap();
+        let search = solver.search();
+        assert_eq!(value, values[set as usize], "{what}, {search:?}");
+    }
+}
+
 #[test]
 fn random_boards_with_holes_have_the_brute_force_values() {
     let mut random = Random(0x9e37_79b9_7f4a_7c15);
-    let limits = Limits::default();
     for round in 0..60 {
         let width = 1 + random.below(5) as usize;
         let height = 1 + random.below((14 / width).min(5) as u64) as usize;
@@ -97,14 +111,39 @@ fn random_boards_with_holes_have_the_brute_force_values() {
         let solvers = solvers.as_flattened_mut();
         for _ in 0..20 {
             let set = random.below(1 << near.len()) as u128;
-            for solver in solvers.iter_mut() {
-                let value = solver.value(&board, set, &limits).unwrap();
-                assert_eq!(
-                    value,
-                    values[set as usize],
-                    "{width} x {height}, {set:b}, {kind:?}, {:?}",
-                    solver.search()
-                );
+            let what = format!("{width} x {height}, {set:b}, {kind:?}");
+            assert_brute_force_values(solvers, &board, set, &values, &what);
+        }
+    }
+}
+
+#[test]
+fn boards_over_eight_rows_have_the_brute_force_values() {
+    // Boxes of up to 8 x 8 are kept as bitboards, larger ones row by row: boards of more than
+    // eight rows have regions of both kinds, some with the same cells as bits, each solver
+    // keeping both kinds in one table.
+    let mut random = Random(0x6a09_e667_f3bc_c908);
+    for (width, height) in [(1, 12), (2, 9), (1, 16), (2, 8), (12, 1)] {
+        let near = grid_neighbours(width, height);
+        let board = Board::grid(width, height).unwrap();
+        for kind in KINDS {
+            let values = brute_force(&near, kind);
+            let mut solvers = [CellSearch::Full, CellSearch::Pruned].map(|search| {
+                [(true, true), (true, false), (false, true), (false, false)].map(
+                    |(split, symmetric)| {
+                        CellSolver::with_search(rules(kind, split, symmetric), search)
+                    },
+                )
+            });
+            // Every set of the boards of 12 cells (a column's rows 0 and 8 kept 1 apart are the
+            // bits of a domino kept 8 apart), some of the larger ones.
+            let sets: Vec<u128> = match near.len() {
+                12 => (0..1 << 12).collect(),
+                n => (0..1000).map(|_| random.below(1 << n) as u128).collect(),
+            };
+            for set in sets {
+                let what = format!("{width} x {height}, {set:b}, {kind:?}");
+                assert_brute_force_values(solvers.as_flattened_mut(), &board, set, &values, &what);
             }
         }
     }

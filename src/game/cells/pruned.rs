@@ -27,6 +27,7 @@
 //! For Cram, a part that is a path is valued from the values of paths (`CellSolver::paths`),
 //! neither put in its canonical form nor looked up.
 
+use super::boxes::off_centre;
 use super::shape::{mirrored, unpack, Region};
 use super::table::Known;
 use super::{CellSolver, SolveError};
@@ -309,6 +310,10 @@ impl CellSolver {
             return Some(Answer::Value(0));
         }
         let (space, set) = unpack(&region);
+        let centre = match region {
+            Region::Grid { width, height, .. } => Some((width.into(), height.into())),
+            Region::Graph(_) => None,
+        };
         let moves = space.count_options(&self.rules.moves, set);
         let bound = moves.min(region.size());
         if let Ask::Within(r) = ask {
@@ -368,6 +373,7 @@ impl CellSolver {
                     },
                 }
             };
+            let moved = set ^ option;
             let option = if reduce {
                 space.reduced(option)
             } else {
@@ -384,7 +390,10 @@ impl CellSolver {
                 return !(within && wanted.is_empty());
             } else {
                 option_parts.sort_unstable_by_key(|p| std::cmp::Reverse(p.size()));
-                let hard: u32 = option_parts.iter().map(|p| p.size() * p.size()).sum();
+                let mut hard: u32 = option_parts.iter().map(|p| p.size() * p.size()).sum();
+                if let Some((width, height)) = centre {
+                    hard = hard << 8 | off_centre(width, height, moved);
+                }
                 options.push((hard, st.pending.len()));
                 st.pending.push(Pending {
                     xor,
@@ -406,7 +415,8 @@ impl CellSolver {
             }
             return Some(Answer::Outside);
         }
-        // The easiest options first: the least sum of squared part sizes.
+        // The easiest options first: the least sum of squared part sizes, and among those on
+        // a grid the moves nearest the region's centre (`off_centre` says why).
         if options.len() > 1 {
             options.sort_unstable();
             let sorted: Vec<Pending> = options.iter().map(|&(_, i)| st.pending[i]).collect();

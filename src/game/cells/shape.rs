@@ -4,15 +4,16 @@
 //!
 //! On a grid everything is done with shifts of the whole set: the neighbours of a set are its
 //! four shifts (a column shift masked so that no cell wraps to the next row), a part grows from
-//! one cell by neighbours until it stops, and the images of a cropped region under the dihedral
-//! group are the 180° turn (the bits reversed), the rows reversed, and at most one transpose.
+//! one cell by neighbours until it stops; `boxes.rs` crops a part to its box and gives the
+//! box's images under reflection and rotation.
 
 use std::sync::Arc;
 
 use super::super::vocabulary::{bit, cells_of, full, CellMove};
+use super::boxes::{crop, down, least_image, stride, turned, up};
 
-/// A region as it is stored: a grid region cropped to its bounding box, row by row (and, when
-/// the game is symmetric, the least of its images), or a graph region as its induced subgraph
+/// A region as it is stored: a grid region cropped to its bounding box, row by row with rows
+/// [`stride`] apart (and, when the game is symmetric, the least of its images), or a graph region as its induced subgraph
 /// on vertices relabelled in order.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Region {
@@ -27,24 +28,6 @@ impl Region {
             Region::Grid { cells, .. } => cells.count_ones(),
             Region::Graph(rows) => rows.len() as u32,
         }
-    }
-}
-
-/// `set` shifted up by `n` cells (nothing past the last bit, and nothing when `n` is 128).
-fn up(set: u128, n: usize) -> u128 {
-    if n >= 128 {
-        0
-    } else {
-        set << n
-    }
-}
-
-/// `set` shifted down by `n` cells.
-fn down(set: u128, n: usize) -> u128 {
-    if n >= 128 {
-        0
-    } else {
-        set >> n
     }
 }
 
@@ -309,13 +292,14 @@ pub(super) fn mirrored(region: &Region, one: bool, pairs: bool) -> Option<bool> 
         return None;
     };
     let (w, h) = (usize::from(width), usize::from(height));
+    let s = stride(w, h);
     if turned(w, h, cells) != cells {
         return None;
     }
     match (w % 2 == 1, h % 2 == 1) {
         (false, false) => Some(true),
         (true, true) => {
-            let centre = bit(h / 2 * w + w / 2);
+            let centre = bit(h / 2 * s + w / 2);
             if cells & centre == 0 {
                 Some(true)
             } else if one {
@@ -326,10 +310,10 @@ pub(super) fn mirrored(region: &Region, one: bool, pairs: bool) -> Option<bool> 
         }
         (odd_width, _) => {
             let (a, b) = if odd_width {
-                let a = (h / 2 - 1) * w + w / 2;
-                (a, a + w)
+                let a = (h / 2 - 1) * s + w / 2;
+                (a, a + s)
             } else {
-                let a = h / 2 * w + w / 2 - 1;
+                let a = h / 2 * s + w / 2 - 1;
                 (a, a + 1)
             };
             let middle = bit(a) | bit(b);
@@ -345,128 +329,17 @@ pub(super) fn unpack(region: &Region) -> (Space<'_>, u128) {
             width,
             height,
             cells,
-        } => (Space::Grid(Grid::new(width.into(), height.into())), cells),
+        } => {
+            let (w, h) = (usize::from(width), usize::from(height));
+            (Space::Grid(Grid::new(stride(w, h), h)), cells)
+        }
         Region::Graph(ref rows) => (Space::Graph(rows), full(rows.len())),
-    }
-}
-
-/// A nonempty set of a grid `board_width` wide, cropped to its bounding box: (width, height,
-/// the cells row by row).
-fn crop(board_width: usize, set: u128) -> (usize, usize, u128) {
-    let top = set.trailing_zeros() as usize / board_width;
-    let bottom = (127 - set.leading_zeros() as usize) / board_width;
-    let row = low(board_width);
-    let columns = (top..=bottom).fold(0, |m, r| m | (down(set, r * board_width) & row));
-    let left = columns.trailing_zeros() as usize;
-    let width = 128 - columns.leading_zeros() as usize - left;
-    let height = bottom + 1 - top;
-    let keep = low(width);
-    let cells = (0..height).fold(0, |c, r| {
-        c | up(down(set, (top + r) * board_width + left) & keep, r * width)
-    });
-    (width, height, cells)
-}
-
-/// The rows of a `width` by `height` box in the opposite order (a reflection top to bottom).
-fn rows_reversed(width: usize, height: usize, cells: u128) -> u128 {
-    let keep = low(width);
-    (0..height).fold(0, |c, r| {
-        c | up(down(cells, r * width) & keep, (height - 1 - r) * width)
-    })
-}
-
-/// A `width` by `height` box turned half round: the order of its cells reversed.
-fn turned(width: usize, height: usize, cells: u128) -> u128 {
-    cells.reverse_bits() >> (128 - width * height)
-}
-
-/// A `width` by `height` box transposed (it becomes `height` wide).
-fn transposed(width: usize, height: usize, cells: u128) -> u128 {
-    let keep = low(width);
-    (0..height).fold(0, |t, r| {
-        cells_of(down(cells, r * width) & keep).fold(t, |t, c| t | bit(c * height + r))
-    })
-}
-
-/// The least of the eight images of a box under reflection and rotation, compared as (height,
-/// width, cells): the wider orientation (so that a region of a board wider than tall, the way
-/// boards are mostly written, is seldom transposed), then the least set of the four images in
-/// it.
-fn least_image(width: usize, height: usize, cells: u128) -> (usize, usize, u128) {
-    let four = |w: usize, h: usize, c: u128| {
-        let flipped = rows_reversed(w, h, c);
-        c.min(turned(w, h, c))
-            .min(flipped)
-            .min(turned(w, h, flipped))
-    };
-    match width.cmp(&height) {
-        std::cmp::Ordering::Greater => (width, height, four(width, height, cells)),
-        std::cmp::Ordering::Less => {
-            let t = transposed(width, height, cells);
-            (height, width, four(height, width, t))
-        }
-        std::cmp::Ordering::Equal => {
-            let t = transposed(width, height, cells);
-            let least = four(width, height, cells).min(four(width, height, t));
-            (width, height, least)
-        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Where a cell goes under each of the eight transforms, cell by cell: (the image's width,
-    /// the cell's index in it).
-    fn image(t: u8, width: usize, height: usize, row: usize, column: usize) -> (usize, usize) {
-        let c = if t & 1 == 0 {
-            column
-        } else {
-            width - 1 - column
-        };
-        let r = if t & 2 == 0 { row } else { height - 1 - row };
-        if t & 4 == 0 {
-            (width, r * width + c)
-        } else {
-            (height, c * height + r)
-        }
-    }
-
-    #[test]
-    fn the_least_image_is_the_least_of_the_eight_cell_by_cell() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..3000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let width = 1 + (x % 9) as usize;
-            let height = 1 + ((x >> 8) % (128 / width).min(9) as u64) as usize;
-            let cells = (u128::from(x) | u128::from(x.rotate_left(29)) << 64) & low(width * height);
-            if cells == 0 {
-                continue; // a region is never empty
-            }
-            let plain = (0..8)
-                .map(|t| {
-                    let mut w = width;
-                    let mut set = 0;
-                    for i in cells_of(cells) {
-                        let (iw, index) = image(t, width, height, i / width, i % width);
-                        w = iw;
-                        set |= bit(index);
-                    }
-                    (width * height / w, w, set)
-                })
-                .min()
-                .map(|(h, w, set)| (w, h, set))
-                .unwrap();
-            assert_eq!(
-                least_image(width, height, cells),
-                plain,
-                "{width} x {height}"
-            );
-        }
-    }
 
     #[test]
     fn cram_drops_twin_tufts_and_bridges() {
@@ -495,10 +368,9 @@ mod tests {
     }
 
     #[test]
-    fn a_set_is_cropped_to_its_box() {
+    fn a_set_falls_into_its_parts() {
         // On a 5-wide board: cells (1, 2), (2, 1), (2, 3), (3, 2).
         let set = bit(7) | bit(11) | bit(13) | bit(17);
-        assert_eq!(crop(5, set), (3, 3, bit(1) | bit(3) | bit(5) | bit(7)));
         let grid = Grid::new(5, 4);
         let mut parts = Vec::new();
         Space::Grid(grid).parts(set | bit(12), &mut |p| parts.push(p));

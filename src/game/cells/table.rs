@@ -4,7 +4,8 @@
 //! and memory follow; graph regions, and grid regions too large for a slot, in hash maps.
 //!
 //! A slot is one `u128`: the region's cells (bits 0 to 103), its width (bits 104 to 110; 0 in
-//! an empty slot, as no region is 0 wide), what is kept (bits 111 to 126): its value, or the
+//! an empty slot, as no region is 0 wide; 64 more for a box kept as a bitboard, since the same
+//! cells are a 2 x 3 bitboard box and a 2 x 9 box kept 2 apart), what is kept (bits 111 to 126): its value, or the
 //! values below 16 it is known not to have (bit v for v), and whether that is its value (bit
 //! 127).
 //! The height is not kept: a region is cropped to its box, so its last row has a cell, and the
@@ -14,6 +15,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use super::boxes::packed;
 use super::shape::Region;
 
 /// What is known of a region: its value, or (bit v for v) values it does not have.
@@ -141,10 +143,20 @@ enum Place<'a> {
 
 fn place(region: &Region) -> Place<'_> {
     match region {
-        Region::Grid { width, cells, .. } => {
+        Region::Grid {
+            width,
+            height,
+            cells,
+        } => {
             debug_assert!(*width > 0 && *width < 128);
             if *cells >> SLOT_CELLS == 0 {
-                Place::Slot(cells | u128::from(*width) << SLOT_CELLS)
+                // A bitboard box is at most 8 wide; a box 65 wide or more, kept densely in a
+                // slot, is one row whose last cell is past the bitboards' 64.
+                let tag = match packed((*width).into(), (*height).into()) {
+                    true => 64,
+                    false => 0,
+                };
+                Place::Slot(cells | u128::from(*width + tag) << SLOT_CELLS)
             } else {
                 Place::Wide(*cells, *width)
             }
@@ -242,5 +254,30 @@ impl Table {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bitboard_box_and_a_dense_box_of_the_same_cells_are_two_entries() {
+        // Rows 0, 1, 2 of a 2-wide bitboard, or rows 0, 4, 8 of a 2 x 9 box kept 2 apart.
+        let cells = 0b11 | 0b11 << 8 | 0b11 << 16;
+        let small = Region::Grid {
+            width: 2,
+            height: 3,
+            cells,
+        };
+        let tall = Region::Grid {
+            width: 2,
+            height: 9,
+            cells,
+        };
+        let mut table = Table::default();
+        table.insert(&small, 1);
+        table.insert(&tall, 2);
+        assert_eq!((table.get(&small), table.get(&tall)), (Some(1), Some(2)));
     }
 }
