@@ -126,6 +126,12 @@ impl CellSolver {
         self.table.len()
     }
 
+    /// How many regions have their value stored (the rest of [`CellSolver::stored`] are
+    /// hints, values a region does not have, which a full table drops).
+    pub fn stored_values(&self) -> usize {
+        self.table.values()
+    }
+
     /// The bytes the stored values (and the stacks kept for the next search) take.
     pub fn bytes(&self) -> usize {
         self.table.bytes() + self.stacks.bytes()
@@ -227,9 +233,7 @@ impl CellSolver {
         held: usize,
         limits: &Limits,
     ) -> Result<(), SolveError> {
-        if self.table.bytes_after_one_more(&region) + held > limits.room() {
-            return Err(SolveError::MemoryLimit(limits.max_memory));
-        }
+        self.room_for(&region, pending, held, limits)?;
         self.table.insert(&region, value);
         self.within(pending, held, limits)
     }
@@ -238,18 +242,45 @@ impl CellSolver {
     /// the limits beside `pending` questions holding `held` bytes (else nothing: it is only a
     /// shortcut, and a later entry that does not fit ends the search with the limit).
     fn exclude(&mut self, region: &Region, not: u64, pending: usize, held: usize, limits: &Limits) {
-        let fits = self.table.len() + 1 + pending <= limits.max_states
-            && self.table.bytes_after_one_more(region) + held <= limits.room();
-        if fits && not != 0 {
+        if not != 0 && self.room_for(region, pending, held, limits).is_ok() {
             self.table.exclude(region, not);
         }
     }
 
+    /// Whether one more entry, for `region`, fits in the limits beside `pending` questions
+    /// holding `held` bytes, making room when it does not ([`CellSolver::within`]).
+    fn room_for(
+        &mut self,
+        region: &Region,
+        pending: usize,
+        held: usize,
+        limits: &Limits,
+    ) -> Result<(), SolveError> {
+        loop {
+            let memory = self.table.bytes_after_one_more(region) + held <= limits.room();
+            let states = self.table.len() + 1 + pending <= limits.max_states;
+            if memory && states {
+                return Ok(());
+            }
+            if !self.table.evict_hint(Some(region)) {
+                return Err(match memory {
+                    true => SolveError::StateLimit(limits.max_states),
+                    false => SolveError::MemoryLimit(limits.max_memory),
+                });
+            }
+        }
+    }
+
     /// Whether the stored regions and the `pending` questions on the stack (holding `held`
-    /// bytes) fit in the limits.
-    fn within(&self, pending: usize, held: usize, limits: &Limits) -> Result<(), SolveError> {
-        if self.table.len() + pending > limits.max_states {
-            return Err(SolveError::StateLimit(limits.max_states));
+    /// bytes) fit in the limits. Values are what the limits bound: when the table is full,
+    /// hints (the pruned search's values a region does not have, a shortcut only) go to make
+    /// room, the one for the fewest cells of a few, and the search goes on; a region whose
+    /// hint went is asked again in full if it is needed.
+    fn within(&mut self, pending: usize, held: usize, limits: &Limits) -> Result<(), SolveError> {
+        while self.table.len() + pending > limits.max_states {
+            if !self.table.evict_hint(None) {
+                return Err(SolveError::StateLimit(limits.max_states));
+            }
         }
         if self.table.bytes() + held > limits.room() {
             return Err(SolveError::MemoryLimit(limits.max_memory));

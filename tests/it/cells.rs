@@ -445,6 +445,37 @@ fn a_board_over_128_cells_is_refused() {
 }
 
 #[test]
+fn a_full_table_drops_hints_and_keeps_the_values() {
+    // The pruned search stores many more hints (values a region does not have) than values.
+    // Held to its values and a quarter of its hints, it drops hints to stay within the limit
+    // and still gives the full search's values.
+    let mut random = Random(0xbb67_ae85_84ca_a73b);
+    let cram = || rules(CellMove::RemoveAdjacentPair, true, true);
+    let limits = Limits::default();
+    for (width, height, percent) in [(6, 5, 100), (7, 4, 100), (6, 6, 85), (7, 5, 90)] {
+        let board = Board::grid(width, height).unwrap();
+        let set = random_set(&mut random, width * height, percent);
+        let expected = CellSolver::with_search(cram(), CellSearch::Full)
+            .value(&board, set, &limits)
+            .unwrap();
+        let mut unlimited = CellSolver::new(cram());
+        assert_eq!(unlimited.value(&board, set, &limits).unwrap(), expected);
+        let few = Limits {
+            max_states: unlimited.stored_values() + unlimited.stored() / 4 + 200,
+            ..Limits::default()
+        };
+        let mut held = CellSolver::new(cram());
+        assert_eq!(
+            held.value(&board, set, &few),
+            Ok(expected),
+            "{width} x {height}"
+        );
+        assert!(held.stored() <= few.max_states, "{} stored", held.stored());
+        assert!(few.max_states < unlimited.stored(), "a table held smaller");
+    }
+}
+
+#[test]
 fn a_search_past_its_limits_ends_with_the_limit() {
     // Odd by odd, its middle square there: no symmetry settles it.
     let board = Board::grid(9, 9).unwrap();

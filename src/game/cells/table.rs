@@ -125,6 +125,74 @@ impl Flat {
     }
 }
 
+/// Whether a slot holds only values its region does not have: a hint, which the pruned
+/// search may lose and find again, where a value is what the limits bound.
+fn hint(slot: u128) -> bool {
+    width_of(slot) != 0 && (slot >> (SLOT_CELLS + 7)) as Kept & EXACT == 0
+}
+
+/// The cells of a slot's region: a hint for a large region took long to find.
+fn cells_in(slot: u128) -> u32 {
+    (slot & ((1 << SLOT_CELLS) - 1)).count_ones()
+}
+
+impl Flat {
+    /// Removes a hint from slot `start` on: the one for the fewest cells among the first
+    /// [`HINTS_COMPARED`] met within [`HINTS_SOUGHT`] slots (false when there is none).
+    fn evict_hint(&mut self, start: usize) -> bool {
+        if self.len == 0 {
+            return false;
+        }
+        let mask = self.slots.len() - 1;
+        let mut least: Option<(u32, usize)> = None;
+        let mut met = 0;
+        for i in (start..start + HINTS_SOUGHT.min(self.slots.len())).map(|i| i & mask) {
+            let slot = self.slots[i];
+            if hint(slot) {
+                met += 1;
+                if least.is_none_or(|(cells, _)| cells_in(slot) < cells) {
+                    least = Some((cells_in(slot), i));
+                }
+                if met == HINTS_COMPARED {
+                    break;
+                }
+            }
+        }
+        least.map(|(_, i)| self.remove_at(i)).is_some()
+    }
+
+    /// Empties slot `i`, then moves back each later slot of its run whose own place is not
+    /// between them, so that every key is still found from its place (linear probing's
+    /// deletion by backward shift).
+    fn remove_at(&mut self, mut i: usize) {
+        let mask = self.slots.len() - 1;
+        self.slots[i] = 0;
+        self.len -= 1;
+        let mut j = i;
+        loop {
+            j = (j + 1) & mask;
+            let slot = self.slots[j];
+            if width_of(slot) == 0 {
+                return;
+            }
+            let home = hash(slot & KEY_BITS) as usize & mask;
+            let stays = match i <= j {
+                true => i < home && home <= j,
+                false => i < home || home <= j,
+            };
+            if !stays {
+                self.slots[i] = slot;
+                self.slots[j] = 0;
+                i = j;
+            }
+        }
+    }
+}
+
+/// How many hints an eviction compares, and in how many slots it looks for them.
+const HINTS_COMPARED: usize = 4;
+const HINTS_SOUGHT: usize = 256;
+
 fn hash(key: u128) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let h = (key as u64).wrapping_mul(K);
@@ -171,12 +239,21 @@ pub(super) struct Table {
     wide: FxHashMap<(u128, u8), Kept>,
     graphs: FxHashMap<Arc<[u128]>, Kept>,
     rows_bytes: usize,
+    /// Where the next hint evicted for no region in particular is looked for.
+    sweep: u64,
+    /// How many entries are values (never evicted).
+    values: usize,
 }
 
 impl Table {
     /// How many regions have an entry (a value, or values they do not have).
     pub(super) fn len(&self) -> usize {
         self.flat.len + self.wide.len() + self.graphs.len()
+    }
+
+    /// How many regions have their value stored.
+    pub(super) fn values(&self) -> usize {
+        self.values
     }
 
     /// The bytes it holds.
@@ -202,6 +279,28 @@ impl Table {
                     + 16
             }
         }
+    }
+
+    /// Removes a hint (values a region does not have) from the flat table: near where
+    /// `region`'s entry would go, else the next one a sweep of the table meets (false when
+    /// the table has none).
+    pub(super) fn evict_hint(&mut self, region: Option<&Region>) -> bool {
+        let size = self.flat.slots.len();
+        if size == 0 {
+            return false;
+        }
+        if let Some(Place::Slot(key)) = region.map(place) {
+            if self.flat.evict_hint(hash(key) as usize & (size - 1)) {
+                return true;
+            }
+        }
+        for _ in 0..size.div_ceil(HINTS_SOUGHT) {
+            self.sweep = self.sweep.wrapping_add(HINTS_SOUGHT as u64);
+            if self.flat.evict_hint(self.sweep as usize & (size - 1)) {
+                return true;
+            }
+        }
+        false
     }
 
     /// What is known of a region (`Known::Not(0)`: nothing).
@@ -237,6 +336,9 @@ impl Table {
     /// Stores a value (below 256: a value is at most the number of cells).
     pub(super) fn insert(&mut self, region: &Region, value: u32) {
         assert!(value <= 128, "a value of at most 128");
+        if !matches!(self.known(region), Known::Value(_)) {
+            self.values += 1;
+        }
         self.change(region, |_| EXACT | value);
     }
 
@@ -279,5 +381,38 @@ mod tests {
         table.insert(&small, 1);
         table.insert(&tall, 2);
         assert_eq!((table.get(&small), table.get(&tall)), (Some(1), Some(2)));
+    }
+
+    #[test]
+    fn hints_go_and_every_value_is_still_found() {
+        let mut table = Table::default();
+        let mut x = 0x243f_6a88_85a3_08d3u64;
+        let mut regions = Vec::new();
+        for i in 0..5000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let region = Region::Grid {
+                width: 8,
+                height: 8,
+                cells: u128::from(x) | 1,
+            };
+            match i % 3 {
+                0 => table.insert(&region, i % 100),
+                _ => table.exclude(&region, 1 << (i % 16)),
+            }
+            regions.push((region, i));
+        }
+        let values = table.values();
+        assert_eq!(values, 1667);
+        while table.evict_hint(None) {}
+        assert_eq!(table.len(), values, "every hint went, no value");
+        for (region, i) in &regions {
+            let expected = match i % 3 {
+                0 => Known::Value(i % 100),
+                _ => Known::Not(0),
+            };
+            assert_eq!(table.known(region), expected);
+        }
     }
 }
