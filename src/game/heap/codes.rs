@@ -1,5 +1,6 @@
-//! The values of a two-byte sparse space in one byte each, for the scan of the pairs: while
-//! every value is below [`CODED_VALUES`] (Officers' values to 2^22 are below 320), the code of a
+//! The values of a sparse space in one byte each, kept as the values themselves and read by the
+//! scan of the pairs: while every value is below [`CODED_VALUES`] (Officers' values to 2^22 are
+//! below 320, Grundy's game's to 2^24 below 512), the code of a
 //! value is the value without bit `j`, the lowest bit of the mask. Two values of one kind (both
 //! rare or both common) xor to a value with an even count of bits under the mask, so never to
 //! bit `j` alone: a value is told within its kind by its code, and the code of `a ^ b` is the
@@ -75,9 +76,9 @@ pub(super) struct ScanCodes {
     coded_rare: Vec<RareHeap>,
 }
 
-/// Whether the values below [`CODED_VALUES`] can be coded under `mask`: its lowest bit is one
-/// of those below 512, and at most bit 5 so that a word of 64 values holds both values of each
-/// code ([`ScanCodes::compress`]).
+/// Whether the values below [`CODED_VALUES`] can be coded under `mask`: a mask of their bits,
+/// whose lowest bit is at most bit 5 so that a word of 64 values holds both values of each code
+/// ([`ScanCodes::compress`]).
 pub(super) fn codable(mask: u32) -> bool {
     mask != 0 && mask < CODED_VALUES && mask.trailing_zeros() <= 5
 }
