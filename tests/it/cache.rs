@@ -283,6 +283,25 @@ fn unsound_cache_files_are_ignored_with_a_warning_and_replaced() {
 }
 
 #[test]
+fn values_kept_as_byte_codes_are_saved_as_values_and_resumed() {
+    // Officers' values are kept as a byte code each from heap 65,536 (past twice its last rare
+    // heap, 20,627): the file holds them as plain values, which a later run takes back.
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = Backend::new(limits(Some(dir.path()), 1_000_000));
+    clean(&mut first, "grundy officers[99999]");
+    drop(first);
+    let bytes = std::fs::read(cache_file(dir.path())).unwrap();
+    assert_eq!(header_count(&bytes), 100_000);
+    let mut second = Backend::new(limits(Some(dir.path()), 1_000_000));
+    let (from, to) = (60_000, 100_500);
+    assert_eq!(
+        values(&mut second, "officers", from, to),
+        uncached("officers", from, to)
+    );
+    assert_eq!(resumed(&mut second, "officers"), 100_000);
+}
+
+#[test]
 fn a_save_appends_only_the_new_values_and_a_damaged_tail_keeps_the_sound_prefix() {
     let dir = tempfile::tempdir().unwrap();
     let mut first = Backend::new(limits(Some(dir.path()), 1_000_000));

@@ -125,7 +125,15 @@ fn refused_at_four_mib(source: &str) -> String {
 
 #[test]
 fn the_memory_limit_refuses_a_sequence_naming_the_memory_it_needs() {
-    let refused = refused_at_four_mib("print grundy(officers[3 * 10^6])");
+    // Officers' values past twice its last rare heap are kept as a byte code each: 3 * 10^6 heaps
+    // fit in 4 MiB, 5 * 10^6 do not.
+    let limits = grundy::game::Limits {
+        max_memory: 4 << 20,
+        ..Default::default()
+    };
+    let fits = grundy::run_to_string_with("far", "print grundy(officers[3 * 10^6])", limits);
+    assert!(fits.is_ok(), "{fits:?}");
+    let refused = refused_at_four_mib("print grundy(officers[5 * 10^6])");
     assert!(refused.contains("grundy::heap_memory"), "{refused}");
     assert!(refused.contains("--max-memory 6"), "{refused}");
 }

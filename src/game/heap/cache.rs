@@ -41,10 +41,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::cache_file::{
-    cell_value, read_chunk, read_header, write_chunks, write_header, Chunk, Signer,
+    cell_value, read_chunk, read_header, write_chunks, write_header, Chunk, Signer, CHUNK_VALUES,
 };
+use super::codes::ScanCodes;
 use super::options::CanonicalMoves;
-use super::values::with_slice;
+use super::values::{with_slice, Read};
 use super::{HeapRules, HeapSequence};
 use crate::files::Access;
 use crate::game::cache_folder::Cache;
@@ -298,7 +299,7 @@ impl HeapSequence {
             let mut out = BufWriter::with_capacity(1 << 20, &file);
             end += with_slice!(&self.values, g => {
                 write_chunks(&mut out, count as u64, &g[count..], &signer)
-            })?;
+            }, c => write_coded(&mut out, count, c, &signer))?;
             out.flush()?;
             count = self.len();
         }
@@ -307,6 +308,25 @@ impl HeapSequence {
         self.cache.damaged = false;
         Ok(())
     }
+}
+
+/// Writes the values of the codes `c` from heap `from` on as two-byte chunks, one chunk decoded
+/// at a time (a file holds plain values, whatever the storage that wrote them).
+fn write_coded(
+    out: &mut impl Write,
+    from: usize,
+    c: &ScanCodes,
+    signer: &Signer,
+) -> io::Result<u64> {
+    let mut written = 0;
+    let mut chunk: Vec<u16> = Vec::with_capacity(CHUNK_VALUES.min(c.len() - from));
+    for start in (from..c.len()).step_by(CHUNK_VALUES) {
+        chunk.clear();
+        let end = c.len().min(start + CHUNK_VALUES);
+        chunk.extend(c.run(start, end).map(|v| v as u16));
+        written += write_chunks(out, start as u64, &chunk, signer)?;
+    }
+    Ok(written)
 }
 
 /// The end of the sound chunks of a file that follow `from` (a byte offset and

@@ -1,5 +1,6 @@
-//! The values of a two-byte sparse space in one byte each, for the scan of the pairs: while
-//! every value is below [`CODED_VALUES`] (Officers' values to 2^22 are below 320), the code of a
+//! The values of a sparse space in one byte each, kept as the values themselves and read by the
+//! scan of the pairs: while every value is below [`CODED_VALUES`] (Officers' values to 2^22 are
+//! below 320, Grundy's game's to 2^24 below 512), the code of a
 //! value is the value without bit `j`, the lowest bit of the mask. Two values of one kind (both
 //! rare or both common) xor to a value with an even count of bits under the mask, so never to
 //! bit `j` alone: a value is told within its kind by its code, and the code of `a ^ b` is the
@@ -19,8 +20,11 @@
 //! rare part (whose values are common) are the byte block of `block.rs`
 //! run on the codes: rows of 256 exact flags, each code a common value.
 //!
-//! The codes take a byte a heap beside the two of the values, and are kept only while they fit
-//! the memory limit (the heap sequence drops them otherwise: they only make it faster).
+//! The codes are the storage of the values themselves (`CompactValues::Coded`), not a copy beside
+//! them: a heap's value is told by its code and its kind, and the kind is in `lanes` (heap 0,
+//! whose value is 0, is rare under every mask). Grundy's game's values pass 255 at heap
+//! 7,250,049 and stay below 512 far beyond 2^24: a byte a heap instead of two, or three with a
+//! copy of the codes beside two-byte values.
 
 use super::block::eight_of;
 use super::byte_scan::{self, ByteSet};
@@ -28,7 +32,7 @@ use super::kernels::Kernels;
 use super::values::{last_pair, RareHeap, ValueSet};
 
 /// The values the codes hold: those below this many (nine bits, one of which is dropped).
-const CODED_VALUES: u32 = 512;
+pub(super) const CODED_VALUES: u32 = 512;
 
 /// The pairs the scan marks before it looks up the values still wanted (the first three steps of
 /// 64 find about 44 of Officers' ~58 values).
@@ -72,16 +76,56 @@ pub(super) struct ScanCodes {
     coded_rare: Vec<RareHeap>,
 }
 
+/// Whether the values below [`CODED_VALUES`] can be coded under `mask`: a mask of their bits,
+/// whose lowest bit is at most bit 5 so that a word of 64 values holds both values of each code
+/// ([`ScanCodes::compress`]).
+pub(super) fn codable(mask: u32) -> bool {
+    mask != 0 && mask < CODED_VALUES && mask.trailing_zeros() <= 5
+}
+
 impl ScanCodes {
-    /// The codes of `values` under `mask`, whose rare heaps are `rare`; `None` when the mask is
-    /// 0 or past the coded values, or a value is.
+    /// The codes of `values` under `mask`, whose rare heaps are `rare`, with room for
+    /// `capacity` of them; `None` when the mask is not [`codable`], or a value is past the coded
+    /// values.
     pub fn new(
-        values: &[u16],
+        values: impl Iterator<Item = u32>,
+        capacity: usize,
         mask: u32,
         rare: &[RareHeap],
         kernels: Kernels,
     ) -> Option<ScanCodes> {
-        if mask == 0 || mask >= CODED_VALUES || mask.trailing_zeros() > 5 {
+        let mut codes = ScanCodes::empty(Vec::with_capacity(capacity), mask, rare, kernels)?;
+        for v in values {
+            if v >= CODED_VALUES {
+                return None;
+            }
+            codes.codes.push(codes.code(v));
+        }
+        Some(codes)
+    }
+
+    /// The codes of one-byte `values` under `mask`, made in place (no second copy while they
+    /// are made); the values again when the mask is not [`codable`].
+    pub fn of_bytes(
+        mut values: Vec<u8>,
+        mask: u32,
+        rare: &[RareHeap],
+        kernels: Kernels,
+    ) -> Result<ScanCodes, Vec<u8>> {
+        if !codable(mask) {
+            return Err(values);
+        }
+        let mut codes = ScanCodes::empty(Vec::new(), mask, rare, kernels).expect("codable");
+        for v in values.iter_mut() {
+            *v = codes.code(u32::from(*v));
+        }
+        codes.codes = values;
+        Ok(codes)
+    }
+
+    /// No codes yet, under `mask` with the rare heaps `rare`, kept in `codes`.
+    fn empty(codes: Vec<u8>, mask: u32, rare: &[RareHeap], kernels: Kernels) -> Option<ScanCodes> {
+        if !codable(mask) {
             return None;
         }
         let rare_bits = std::array::from_fn(|w| {
@@ -94,22 +138,43 @@ impl ScanCodes {
             mask,
             rare_bits,
             bit: mask.trailing_zeros(),
-            codes: Vec::with_capacity(values.len()),
+            codes,
             lanes: Vec::new(),
             kernels,
             coded_rare: Vec::with_capacity(rare.len()),
         };
-        for &v in values {
-            let v = u32::from(v);
-            if v >= CODED_VALUES {
-                return None;
-            }
-            codes.codes.push(codes.code(v));
-        }
         for r in rare {
             codes.mark_rare(r.heap, r.value);
         }
         Some(codes)
+    }
+
+    /// How many heaps' values are coded.
+    pub fn len(&self) -> usize {
+        self.codes.len()
+    }
+
+    /// How many codes fit without growing.
+    pub fn capacity(&self) -> usize {
+        self.codes.capacity()
+    }
+
+    /// The value of heap `n`, if coded: the rare value of its code, or the common one (bit `j`
+    /// flipped) when the heap is common.
+    pub fn get(&self, n: usize) -> Option<u32> {
+        let rare = self.rare_value(*self.codes.get(n)?);
+        let common = n > 0 && self.lanes.get(n) != Some(&0xff);
+        Some(rare ^ u32::from(common) << self.bit)
+    }
+
+    /// The values, in order.
+    pub fn values(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.codes.len()).map(|n| self.get(n).expect("coded"))
+    }
+
+    /// The values decoded, two bytes each (for a reader of plain values: the period search).
+    pub fn decoded(&self) -> Vec<u16> {
+        self.values().map(|v| v as u16).collect()
     }
 
     /// The code of each heap's value.
@@ -276,8 +341,8 @@ mod tests {
     #[test]
     fn a_rare_value_is_told_by_its_code() {
         for mask in MASKS {
-            let codes =
-                ScanCodes::new(&[], mask, &[], Kernels::detect()).expect("a mask below 512");
+            let codes = ScanCodes::new([].into_iter(), 0, mask, &[], Kernels::detect())
+                .expect("a mask below 512");
             let rare: Vec<u32> = (0..CODED_VALUES).filter(|&v| is_rare(v, mask)).collect();
             let mut seen = [false; 256];
             for &v in &rare {
@@ -312,14 +377,63 @@ mod tests {
         }
     }
 
+    /// Values below 512 coded (all at once, one by one, or one-byte values in place) and
+    /// decoded again; a value past them refused, and the storage widened to hold it.
+    #[test]
+    fn values_come_back_from_their_codes() {
+        use super::super::values::CompactValues;
+        let mut next = stream(11);
+        let kernels = Kernels::detect();
+        for mask in MASKS {
+            for round in 0..40 {
+                let len = 1 + (next() % 3000) as usize;
+                let bound = [512, 256][round % 2];
+                let g: Vec<u32> = (0..len)
+                    .map(|n| if n == 0 { 0 } else { (next() % bound) as u32 })
+                    .collect();
+                let rare: Vec<RareHeap> = (1..len)
+                    .filter(|&n| is_rare(g[n], mask))
+                    .map(|n| RareHeap {
+                        heap: n,
+                        value: g[n],
+                    })
+                    .collect();
+                let all = ScanCodes::new(g.iter().copied(), len, mask, &rare, kernels)
+                    .expect("values below 512");
+                assert!(all.values().eq(g.iter().copied()), "mask {mask:#x}");
+                let mut pushed = ScanCodes::new([].into_iter(), 0, mask, &[], kernels)
+                    .expect("a mask that codes");
+                for (n, &v) in g.iter().enumerate() {
+                    assert!(pushed.push(v, n >= 1 && is_rare(v, mask)));
+                }
+                assert!(pushed.values().eq(g.iter().copied()), "mask {mask:#x}");
+                assert_eq!(pushed.coded_rare().len(), rare.len());
+                if bound == 256 {
+                    let bytes = g.iter().map(|&v| v as u8).collect();
+                    let in_place = ScanCodes::of_bytes(bytes, mask, &rare, kernels)
+                        .unwrap_or_else(|_| panic!("mask {mask:#x} codes"));
+                    assert!(in_place.values().eq(g.iter().copied()), "mask {mask:#x}");
+                }
+                assert!(!pushed.push(512, false));
+                let mut values = CompactValues::Coded(pushed);
+                values.push(600, false);
+                assert!(matches!(values, CompactValues::Halves(_)));
+                let wide = (0..=len).map(|n| values.get(n).expect("stored"));
+                assert!(wide.eq(g.iter().copied().chain([600])), "mask {mask:#x}");
+            }
+        }
+        assert!(ScanCodes::of_bytes(vec![0, 1], 0x40, &[], kernels).is_err());
+        assert!(ScanCodes::new([0, 1].into_iter(), 2, 0x200, &[], kernels).is_none());
+    }
+
     /// The sets of values turned into sets of codes and back, word by word, as `find` does
     /// (with `pext`/`pdep` and with shifts): the codes of the values, and the values again.
     #[test]
     fn sets_of_rare_values_become_sets_of_codes_and_back() {
         let mut next = stream(5);
         for mask in MASKS {
-            let mut codes =
-                ScanCodes::new(&[], mask, &[], Kernels::detect()).expect("a mask below 512");
+            let mut codes = ScanCodes::new([].into_iter(), 0, mask, &[], Kernels::detect())
+                .expect("a mask below 512");
             for round in 0..200 {
                 let values: Vec<u32> = (0..1 + next() % 100)
                     .map(|_| (next() % u64::from(CODED_VALUES)) as u32)
@@ -382,8 +496,14 @@ mod tests {
                     value: g[n].into(),
                 })
                 .collect();
-            let codes =
-                ScanCodes::new(&g, mask, &rare, Kernels::detect()).expect("values below 512");
+            let codes = ScanCodes::new(
+                g.iter().map(|&v| v.into()),
+                g.len(),
+                mask,
+                &rare,
+                Kernels::detect(),
+            )
+            .expect("values below 512");
             let last_rare = rare.last().map_or(0, |r| r.heap);
             let unequal = round % 2 == 1;
             let rest = len - (next() % 3) as usize;

@@ -79,14 +79,14 @@ pub struct HeapSequence {
     block: RareBlock,
     /// The same for values of two bytes.
     wide: wide::WideBlock,
-    /// The values as codes of a byte for the scan, when they take two bytes (see `codes.rs`).
-    scan_codes: Option<codes::ScanCodes>,
     /// The pairs with a rare part of a block of heaps, on the codes.
     code_block: RareBlock,
-    /// Whether `scan_codes` fits the memory limit beside the values of the heaps asked for.
-    codes_fit: bool,
-    /// Whether `scan_codes` was built under this mask (or found of no use).
-    codes_tried: bool,
+    /// The least value whose arrival codes one-byte values (`codes.rs`): 256, the first that a
+    /// byte does not hold; lower in the tests, so that small sequences run on the codes.
+    code_from: u32,
+    /// Whether the codes are taken near the rare heaps too, where their scan and blocks do not
+    /// answer and the values are read one by one (for the tests).
+    code_near_rare: bool,
     /// The kernels in use, chosen when the sequence was made.
     kernels: Kernels,
     /// The memory limit's room when the sequence last grew: a look for a period holds
@@ -145,10 +145,9 @@ impl HeapSequence {
             split_takes: Vec::new(),
             block: RareBlock::new(kernels),
             wide: wide::WideBlock::new(kernels),
-            scan_codes: None,
             code_block: RareBlock::new(kernels),
-            codes_fit: false,
-            codes_tried: false,
+            code_from: 256,
+            code_near_rare: false,
             kernels,
             room: usize::MAX,
             #[cfg(test)]
@@ -191,18 +190,7 @@ impl HeapSequence {
             + self.block.bytes()
             + self.wide.bytes()
             + self.code_block.bytes()
-            + self.codes_bytes()
-    }
-
-    fn codes_bytes(&self) -> usize {
-        self.scan_codes.as_ref().map_or(0, codes::ScanCodes::bytes)
-    }
-
-    /// The bytes of the codes counted a byte a heap (their rare heaps are counted as tables).
-    fn code_bytes(&self) -> usize {
-        self.scan_codes
-            .as_ref()
-            .map_or(0, codes::ScanCodes::code_bytes)
+            + self.values.table_bytes()
     }
 
     /// The kernels it runs.
@@ -211,8 +199,8 @@ impl HeapSequence {
     }
 
     /// The sparse space's strategy for the heaps computed now (`None` for a game without a
-    /// sparse space: no split in two, or ranges of takes): it follows the width of the values so
-    /// far and, for values of two bytes, whether the byte codes serve.
+    /// sparse space: no split in two, or ranges of takes): it follows the storage of the values
+    /// so far.
     pub fn strategy(&self) -> Option<&'static str> {
         if !self.rules.splits() || !self.rules.ranges.is_empty() {
             return None;
@@ -223,8 +211,8 @@ impl HeapSequence {
         Some(match (&self.values, self.mask) {
             (_, 0) => "no mask chosen yet: every pair",
             (CompactValues::Bytes(_), _) => "byte blocks and scan",
-            (CompactValues::Halves(_), _) if self.scan_codes.is_some() => {
-                "byte codes past twice the last rare heap, two-byte blocks and scan before"
+            (CompactValues::Coded(_), _) => {
+                "byte codes: their blocks and scan past twice the last rare heap"
             }
             (CompactValues::Halves(_), _) => "two-byte blocks and scan",
             (CompactValues::Words(_), _) => "rare pairs heap by heap, pairs scanned one by one",
@@ -275,9 +263,15 @@ impl HeapSequence {
         Ok(self.period)
     }
 
-    /// Whether a look for a period fits in the room beside the values.
+    /// Whether a look for a period fits in the room beside the values (and, for the codes, their
+    /// values decoded, which the look reads).
     fn may_look(&self) -> bool {
-        let needs = self.bytes() as u128 + period::certified_bytes(self.values.len()) as u128;
+        let len = self.values.len();
+        let decoded = match self.values {
+            CompactValues::Coded(_) => 2 * len,
+            _ => 0,
+        };
+        let needs = (self.bytes() + decoded) as u128 + period::certified_bytes(len) as u128;
         needs <= self.room as u128
     }
 
@@ -290,7 +284,9 @@ impl HeapSequence {
             period,
             saltus: 0,
         };
-        Some(with_slice!(&self.values, g => period::least(g, &proved)))
+        Some(with_slice!(&self.values,
+                g => period::least(g, &proved),
+                c => period::least(&c.decoded(), &proved)))
     }
 
     /// The figures of the values so far that the tables of the literature give. Their mask is
@@ -378,7 +374,6 @@ impl HeapSequence {
             return Ok(v);
         }
         self.room = limits.room();
-        self.fit_codes(n, limits);
         self.check_room(n, limits)?;
         let target = n as usize + 1;
         let progress = (n >= 1 << 16 && self.get(n).is_none())
@@ -391,13 +386,10 @@ impl HeapSequence {
         while self.get(n).is_none() {
             let len = self.values.len();
             if len == self.values.capacity() {
-                self.fit_codes(n, limits);
                 self.check_room(n, limits)?;
                 let room = len.max(1 << 12).min(target - len);
+                self.code_if_served(room, 0);
                 self.values.reserve_exact(room);
-                if let Some(codes) = &mut self.scan_codes {
-                    codes.reserve_exact(room);
-                }
             }
             if len % 4096 == 4095 || self.rules.splits_in_three() {
                 limits.check_interrupt()?;
@@ -407,9 +399,8 @@ impl HeapSequence {
                 }
             }
             let v = self.next_value();
-            if !self.values.holds(v) {
+            if let Some(width) = self.widens(v) {
                 // The wider values and, while they are copied, the narrower ones.
-                let width = values::width_of(v);
                 self.check_width(n, width, self.values.bytes(), limits)?;
             }
             self.record(v);
@@ -427,20 +418,7 @@ impl HeapSequence {
             true => values::width_of(u32::try_from(n).unwrap_or(u32::MAX)),
             false => 1,
         };
-        let codes = usize::from(self.scan_codes.is_some());
-        self.check_width(n, self.values.width().max(known) + codes, 0, limits)
-    }
-
-    /// Drops the scan's codes, and builds no more, unless they fit in the memory limit beside
-    /// the values of heaps `0..=n`: they only make the scan faster.
-    fn fit_codes(&mut self, n: u64, limits: &Limits) {
-        // The codes serve values of two bytes, and take a third.
-        let width = self.values.width().max(2) + 1;
-        self.codes_fit = self.check_width(n, width, 0, limits).is_ok();
-        if !self.codes_fit {
-            self.scan_codes = None;
-            self.codes_tried = false;
-        }
+        self.check_width(n, self.values.width().max(known), 0, limits)
     }
 
     /// Fails unless the values of heaps `0..=n` at `width` bytes each, the tables and `more`
@@ -452,7 +430,7 @@ impl HeapSequence {
         more: usize,
         limits: &Limits,
     ) -> Result<(), SolveError> {
-        let tables = (self.bytes() - self.values.bytes() - self.code_bytes() + more) as u128;
+        let tables = (self.bytes() - self.values.bytes() + more) as u128;
         let needs = (n as u128 + 1) * width as u128 + tables;
         if needs <= limits.room() as u128 {
             return Ok(());
@@ -504,20 +482,100 @@ impl HeapSequence {
 
     fn push(&mut self, v: u32) {
         let n = self.values.len();
-        self.values.push(v);
+        let rare = n >= 1 && self.mask != 0 && self.is_rare(v);
+        if self.codes_take(v) {
+            self.code_if_served(0, v);
+        }
+        self.values.push(v, rare);
         if v as usize >= self.bound {
             self.grow_bound(v as usize);
         }
         self.histogram[v as usize] += 1;
-        let rare = n >= 1 && self.mask != 0 && self.is_rare(v);
         if rare {
             self.rare.push(RareHeap { heap: n, value: v });
-        }
-        if let Some(codes) = &mut self.scan_codes {
-            if !codes.push(v, rare) {
-                self.scan_codes = None;
+            if let CompactValues::Coded(c) = &self.values {
+                if !self.codes_serve() {
+                    // A rare heap past the others: the codes do not answer near it.
+                    let largest = self.bound as u32 - 1;
+                    self.values = CompactValues::widen(c.values(), c.capacity(), largest);
+                }
             }
         }
+    }
+
+    /// The bytes a value takes once `v` is stored, when storing it copies the values into a
+    /// wider plain storage (past the codes' values, or a rare heap where they do not serve).
+    fn widens(&self, v: u32) -> Option<usize> {
+        let rare = self.mask != 0 && self.is_rare(v) && !self.values.is_empty();
+        let width = match &self.values {
+            CompactValues::Coded(_) if v >= codes::CODED_VALUES => values::width_of(v),
+            CompactValues::Coded(_) if rare && !self.code_near_rare => {
+                values::width_of(v.max(self.bound as u32 - 1))
+            }
+            values if values.holds(v) || self.codes_take(v) => return None,
+            _ => values::width_of(v),
+        };
+        Some(width)
+    }
+
+    /// Whether `v`, past the one-byte values so far, is taken by coding them (in place) rather
+    /// than by widening them to two bytes: not when its heap is rare, where the codes would not
+    /// serve (Grundy's game's first 256, at heap 7,250,049, is rare under its mask then).
+    fn codes_take(&self, v: u32) -> bool {
+        let rare = self.mask != 0 && self.is_rare(v) && !self.values.is_empty();
+        matches!(self.values, CompactValues::Bytes(_))
+            && (self.code_from..codes::CODED_VALUES).contains(&v)
+            && (self.code_near_rare || !rare)
+            && self.codes_serve()
+    }
+
+    /// Whether the codes would serve as the storage of the values so far: the mask codes them,
+    /// every value is below 512, one at least `code_from`, and the heaps are past twice the last
+    /// rare heap (before it, the codes' blocks and scan do not answer, and the two-byte ones
+    /// are faster than reading the codes one by one).
+    fn codes_serve(&self) -> bool {
+        if !codes::codable(self.mask) || self.bound > codes::CODED_VALUES as usize {
+            return false;
+        }
+        let past_rare = match self.rare.last() {
+            Some(r) => {
+                let take = self.split_takes.iter().map(|&(t, _)| t).max().unwrap_or(0);
+                self.values.len() > 2 * (r.heap + take) + BLOCK_HEAPS
+            }
+            None => true,
+        };
+        self.code_near_rare || past_rare
+    }
+
+    /// Codes the values (with room for `more`) when the codes serve and the values are plain,
+    /// `coming` the value about to be stored (0 for none).
+    fn code_if_served(&mut self, more: usize, coming: u32) {
+        if matches!(self.values, CompactValues::Coded(_)) || !self.codes_serve() {
+            return;
+        }
+        let largest = (self.histogram.iter().rposition(|&c| c > 0)).unwrap_or(0) as u32;
+        let largest = largest.max(coming);
+        if largest < self.code_from {
+            return;
+        }
+        let (mask, kernels) = (self.mask, self.kernels);
+        self.values = match std::mem::replace(&mut self.values, CompactValues::new()) {
+            CompactValues::Bytes(g) => {
+                match codes::ScanCodes::of_bytes(g, mask, &self.rare, kernels) {
+                    Ok(c) => CompactValues::Coded(c),
+                    Err(g) => CompactValues::Bytes(g),
+                }
+            }
+            CompactValues::Halves(g) => {
+                let values = g.iter().map(|&v| v.into());
+                let capacity = g.capacity().max(g.len() + more);
+                match codes::ScanCodes::new(values, capacity, mask, &self.rare, kernels) {
+                    Some(c) => CompactValues::Coded(c),
+                    None => CompactValues::Halves(g),
+                }
+            }
+            other => other,
+        };
     }
 
     fn grow_bound(&mut self, v: usize) {
@@ -642,20 +700,11 @@ impl HeapSequence {
         // Every common option value: the pairs with a rare part (those of two-byte values only
         // below `exact_below`).
         let mut exact_below = u32::MAX;
-        if let CompactValues::Halves(g) = &self.values {
-            if self.scan_codes.is_none() && self.codes_fit && !self.codes_tried {
-                self.scan_codes = codes::ScanCodes::new(g, self.mask, &self.rare, self.kernels);
-                if let Some(codes) = &mut self.scan_codes {
-                    codes.reserve_exact(g.capacity() - g.len());
-                }
-                self.codes_tried = true;
-            }
-        }
-        let coded = match (&self.values, &self.scan_codes) {
-            (CompactValues::Halves(g), Some(codes)) => {
+        let coded = match &self.values {
+            CompactValues::Coded(codes) => {
                 let sparse = (self.mask, &self.rare[..], &self.split_takes[..]);
                 let block = &mut self.code_block;
-                code_block_pairs(block, g, codes, sparse, splits, &mut self.options)
+                code_block_pairs(block, codes, sparse, splits, &mut self.options)
             }
             _ => None,
         };
@@ -705,22 +754,25 @@ impl HeapSequence {
             }
             missing_rare = match &self.values {
                 CompactValues::Halves(g) => {
-                    let coded = (self.scan_codes.as_ref())
-                        .and_then(|c| c.find(rest, unequal, &mut self.wanted, missing_rare));
+                    let (bound, kernels) = (self.bound, self.kernels);
+                    let pairs = (rest, unequal);
+                    wide_scan::find_in_wide_pairs(
+                        g,
+                        pairs,
+                        &mut self.wanted,
+                        missing_rare,
+                        bound,
+                        kernels,
+                    )
+                }
+                CompactValues::Coded(c) => {
+                    let coded = c.find(rest, unequal, &mut self.wanted, missing_rare);
                     #[cfg(test)]
                     {
                         self.coded_runs.0 += usize::from(coded.is_some());
                     }
                     coded.unwrap_or_else(|| {
-                        let (bound, kernels) = (self.bound, self.kernels);
-                        wide_scan::find_in_wide_pairs(
-                            g,
-                            (rest, unequal),
-                            &mut self.wanted,
-                            missing_rare,
-                            bound,
-                            kernels,
-                        )
+                        values::find_in_pairs(c, rest, unequal, &mut self.wanted, missing_rare)
                     })
                 }
                 _ => {
@@ -783,7 +835,10 @@ impl HeapSequence {
 
     /// The period of the values so far, `(n0, p)`, when a theorem proves it.
     fn find_period(&self) -> Option<(usize, usize)> {
-        let (found, _) = with_slice!(&self.values, g => period::certified(g, &self.structure))?;
+        let structure = &self.structure;
+        let (found, _) = with_slice!(&self.values,
+            g => period::certified(g, structure),
+            c => period::certified(&c.decoded(), structure))?;
         Some((found.preperiod, found.period))
     }
 
@@ -826,8 +881,6 @@ impl HeapSequence {
         self.mask = mask;
         self.fill_common_bits();
         self.rare.clear();
-        self.scan_codes = None;
-        self.codes_tried = false;
         if mask != 0 {
             for n in 1..self.values.len() {
                 let value = self.values.get(n).expect("stored");
@@ -836,23 +889,28 @@ impl HeapSequence {
                 }
             }
         }
+        if let CompactValues::Coded(c) = &self.values {
+            // The codes of the old mask, decoded, then coded again if the new one codes them.
+            let largest = self.bound as u32 - 1;
+            self.values = CompactValues::widen(c.values(), c.capacity(), largest);
+        }
+        self.code_if_served(0, 0);
     }
 }
 
-/// When the block of heap `n = g.len()` has only common partners for its rare heaps, the values
-/// of the pairs with a rare part by the byte block on the values' codes (`block`, filled at the
-/// block's start): inserts them into `options` and returns the value below which they are all of
-/// them (as [`wide::WideBlock::insert_rare_pairs`]). `sparse`: the mask, the rare heaps and the
-/// `(take, unequal)` of each way to split.
+/// When the block of heap `n = codes.len()` has only common partners for its rare heaps, the
+/// values of the pairs with a rare part by the byte block on the values' codes (`block`, filled
+/// at the block's start): inserts them into `options` and returns the value below which they are
+/// all of them (as [`wide::WideBlock::insert_rare_pairs`]). `sparse`: the mask, the rare heaps
+/// and the `(take, unequal)` of each way to split.
 fn code_block_pairs(
     block: &mut RareBlock,
-    g: &[u16],
     codes: &codes::ScanCodes,
     (mask, rare, takes): (u32, &[RareHeap], &[(usize, bool)]),
     splits: &[(usize, bool)],
     options: &mut ValueSet,
 ) -> Option<u32> {
-    let n = g.len();
+    let n = codes.len();
     let start = RareBlock::start_of(n);
     let take = takes.iter().map(|&(t, _)| t).max().unwrap_or(0);
     let first_partner = start.saturating_sub(take).saturating_sub(rare.last()?.heap);
@@ -872,7 +930,7 @@ fn code_block_pairs(
     codes.insert_common(seen, options);
     for run in block.others(rare) {
         for &(rest, unequal) in splits {
-            values::insert_rare_pairs(g, run, rest, unequal, options);
+            values::insert_rare_pairs(codes, run, rest, unequal, options);
         }
     }
     Some(codes.common_below(exact))

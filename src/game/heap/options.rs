@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use super::values::{with_slice, Cell};
+use super::values::{with_slice, Read};
 use super::{HeapRules, HeapSequence};
 
 /// What one take amount does, the moves that a range already makes left out.
@@ -219,14 +219,14 @@ fn one_heap_value(run: &Run, n: u64, k: u64, value: impl Fn(u64) -> u32) -> Opti
     }
 }
 
-fn count_in<T: Cell>(
-    g: &[T],
+fn count_in<G: Read + ?Sized>(
+    g: &G,
     n: u64,
     target: Option<u32>,
     runs: &[Run],
     splits: &[(u64, bool)],
 ) -> u128 {
-    count_with(|i| g[i as usize].into(), n, target, runs, splits)
+    count_with(|i| g.at(i as usize), n, target, runs, splits)
 }
 
 fn count_with(

@@ -55,18 +55,37 @@ fn fast(rules: &HeapRules, len: usize) -> Vec<u32> {
 /// paths for wide values run on games whose values are small. Every kernel set runs, and each
 /// gives the same values.
 fn fast_stored_as(rules: &HeapRules, len: usize, storage: CompactValues) -> Vec<u32> {
-    let limits = Limits::default();
-    let mut found: Option<Vec<u32>> = None;
-    for kernels in Kernels::every() {
-        let mut seq = HeapSequence::with_kernels(rules.clone(), kernels);
+    let setup = |seq: &mut HeapSequence| {
         seq.values = match &storage {
             CompactValues::Bytes(_) => CompactValues::Bytes(Vec::new()),
             CompactValues::Halves(_) => CompactValues::Halves(Vec::new()),
             CompactValues::Words(_) => CompactValues::Words(Vec::new()),
+            CompactValues::Coded(_) => unreachable!("the codes are taken, not given"),
         };
+        // Storage given wide stays so: the two-byte paths, not the codes.
+        seq.code_from = u32::MAX;
+    };
+    under_every_kernel_set(rules, len, setup).0
+}
+
+/// The values of `rules` to `len` under every kernel set, each sequence set up by `setup` first
+/// (each set gives the same values), and whether the codes served under each (the values ended
+/// coded, or the codes' scan or blocks answered).
+fn under_every_kernel_set(
+    rules: &HeapRules,
+    len: usize,
+    setup: impl Fn(&mut HeapSequence),
+) -> (Vec<u32>, bool) {
+    let limits = Limits::default();
+    let mut found: Option<Vec<u32>> = None;
+    let mut coded = true;
+    for kernels in Kernels::every() {
+        let mut seq = HeapSequence::with_kernels(rules.clone(), kernels);
+        setup(&mut seq);
         let values: Vec<u32> = (0..len as u64)
             .map(|n| seq.value(n, &limits).unwrap())
             .collect();
+        coded &= matches!(seq.values, CompactValues::Coded(_)) || seq.coded_runs != (0, 0);
         if let Some(first) = &found {
             assert!(
                 values == *first,
@@ -76,7 +95,7 @@ fn fast_stored_as(rules: &HeapRules, len: usize, storage: CompactValues) -> Vec<
         }
         found = Some(values);
     }
-    found.expect("a kernel set")
+    (found.expect("a kernel set"), coded)
 }
 
 /// The moves of an octal code's digits after the point (`digits[j]` for taking `j`), splits
@@ -312,17 +331,18 @@ fn officers_brute_force(len: usize) -> Vec<u32> {
 
 #[test]
 fn officers_with_byte_codes_match_a_brute_force() {
-    // Past twice its last rare heap (18,833) the scan reads the values' byte codes, and the
+    // Past twice its last rare heap (20,627), from the first growth of the storage there
+    // (heap 65,536), the values are stored as their byte codes: the scan reads them, and the
     // blocks compare the codes of the candidates.
     let officers = octal(&[0, 6], false);
-    let len = 60_000;
+    let len = 100_000;
     let expected = officers_brute_force(len);
     for kernels in Kernels::every() {
         let mut seq = HeapSequence::with_kernels(officers.clone(), kernels);
         let values: Vec<u32> = (0..len as u64)
             .map(|n| seq.value(n, &Limits::default()).unwrap())
             .collect();
-        assert!(seq.scan_codes.is_some());
+        assert!(matches!(seq.values, CompactValues::Coded(_)));
         let (scans, blocks) = seq.coded_runs;
         assert!(scans > 10_000 && blocks > 10_000, "{:?}", seq.coded_runs);
         assert!(values == expected, "{}", kernels.name());
@@ -361,6 +381,8 @@ fn the_coded_paths_match_the_plain_method_on_random_values() {
             g.iter().for_each(|&v| seq.record(v));
             seq.values = CompactValues::Halves(g.iter().map(|&v| v as u16).collect());
             seq.set_mask(0);
+            // Coded under the mask, though the values are below 256 and the rare heaps near.
+            (seq.code_from, seq.code_near_rare) = (0, true);
             seq.set_mask(mask);
             for n in g.len()..8000 {
                 let value = seq.value(n as u64, &Limits::default()).unwrap();
@@ -371,7 +393,8 @@ fn the_coded_paths_match_the_plain_method_on_random_values() {
                 );
                 g.push(value);
             }
-            assert!(seq.mask == mask && seq.scan_codes.is_some(), "{digits:?}");
+            let coded = matches!(seq.values, CompactValues::Coded(_));
+            assert!(seq.mask == mask && coded, "{digits:?}");
             let (scans, blocks) = seq.coded_runs;
             assert!(
                 scans > 1000 && blocks > 1000,
@@ -383,25 +406,57 @@ fn the_coded_paths_match_the_plain_method_on_random_values() {
 }
 
 #[test]
-fn officers_without_room_for_the_codes_has_the_same_values() {
-    // A limit that holds the values at two bytes and the tables, not a third byte a value: the
-    // codes are never built, the limit holds, and the values are the same.
+fn officers_to_a_million_take_a_byte_a_value() {
+    // Stored as codes, a byte a heap and the rare heaps' tables; the values are those of the
+    // two-byte storage (checked against the plain method in `two_byte_values_match_...`).
     let officers = octal(&[0, 6], false);
     let n = 999_999u64;
-    let mut with_codes = HeapSequence::new(officers.clone());
-    with_codes.value(n, &Limits::default()).unwrap();
-    assert!(with_codes.scan_codes.is_some());
-    let tables = with_codes.bytes() - with_codes.values.bytes() - with_codes.codes_bytes();
+    let mut coded = HeapSequence::new(officers.clone());
+    coded.value(n, &Limits::default()).unwrap();
+    assert!(matches!(coded.values, CompactValues::Coded(_)));
+    assert!(coded.values.bytes() <= n as usize + 1);
+    let tables = coded.bytes() - coded.values.bytes();
     assert!(tables < 300_000, "{tables}");
-    let limits = Limits {
-        max_memory: 2 * (n as usize + 1) + 400_000,
-        ..Limits::default()
-    };
-    let mut without = HeapSequence::new(officers);
-    without.value(n, &limits).unwrap();
-    assert!(without.scan_codes.is_none() && without.coded_runs == (0, 0));
-    assert!(without.bytes() <= limits.max_memory);
-    assert!(without.values().eq(with_codes.values()));
+    let mut wide = HeapSequence::new(officers);
+    wide.code_from = u32::MAX;
+    wide.value(n, &Limits::default()).unwrap();
+    assert!(matches!(wide.values, CompactValues::Halves(_)) && wide.coded_runs == (0, 0));
+    assert!(wide.values().eq(coded.values()));
+}
+
+/// The values of `rules` to `len` by the sequence, its one-byte values coded once a value
+/// reaches `code_from` under a mask that codes them (near the rare heaps too when `near`), under
+/// every kernel set; and whether the codes served under each.
+fn fast_coded(rules: &HeapRules, len: usize, code_from: u32, near: bool) -> (Vec<u32>, bool) {
+    under_every_kernel_set(rules, len, |seq| {
+        (seq.code_from, seq.code_near_rare) = (code_from, near);
+    })
+}
+
+#[test]
+fn values_coded_early_match_the_plain_method() {
+    // Coded from small values on: from the first mask that codes them, or (`near` false) from
+    // twice the last rare heap, decoded again where a later rare heap or mask needs it.
+    let grundys = octal(&[4], true);
+    let len = 4000;
+    let expected = plain(&grundys, len);
+    for (code_from, near) in [(0, true), (4, true), (0, false), (8, false)] {
+        let (values, coded) = fast_coded(&grundys, len, code_from, near);
+        assert!(values == expected, "Grundy's game {code_from} {near}");
+        // Its rare heaps are not yet sparse at 4000: the codes serve only taken near them.
+        assert!(coded || !near, "Grundy's game {code_from} {near}");
+    }
+    let mut served = 0;
+    for &(digits, unequal) in SPLIT_CODES.iter().chain(&[(&[0, 4, 5, 6][..], false)]) {
+        let rules = octal(digits, unequal);
+        let expected = plain(&rules, 2500);
+        for near in [true, false] {
+            let (values, coded) = fast_coded(&rules, 2500, 0, near);
+            assert!(values == expected, "{digits:?} {unequal} {near}");
+            served += usize::from(coded);
+        }
+    }
+    assert!(served >= 4, "{served}");
 }
 
 #[test]
@@ -418,6 +473,10 @@ fn two_byte_values_match_the_plain_method() {
         assert!(matches!(seq.values, CompactValues::Halves(_)));
         assert_ne!(seq.mask, 0);
         assert!(values == expected, "{}", kernels.name());
+        // Coded from the first mask that codes the values, decoded again at each rare heap
+        // past the others.
+        let (coded, _) = fast_coded(&officers, 20_000, 0, false);
+        assert!(coded == expected);
         // Rows of 64 flags at first: heaps whose least missing common value is past them have
         // their rare pairs counted one by one again, and the rows lengthen.
         let mut seq = HeapSequence::with_kernels(officers.clone(), kernels);

@@ -2,6 +2,7 @@
 //! values of one heap, and the loops over pairs of heaps where games that split spend their time.
 
 use super::byte_scan::{self, ByteSet};
+use super::codes::{ScanCodes, CODED_VALUES};
 use super::kernels::Kernels;
 
 /// One stored value: `u8`, `u16` or `u32`.
@@ -13,16 +14,22 @@ impl Cell for u32 {}
 
 /// The values of heaps `0..len`, each in the narrowest of 1, 2 or 4 bytes that holds every
 /// value so far (games that split have small values: Grundy's game stays below 256 far beyond
-/// 2^20 heaps).
+/// 2^20 heaps), or a byte code each while the values are below 512 under a sparse-space mask
+/// that codes them (`codes.rs`: Grundy's game to 2^24 and beyond, Officers to 2^22).
 pub(super) enum CompactValues {
     Bytes(Vec<u8>),
     Halves(Vec<u16>),
     Words(Vec<u32>),
+    Coded(ScanCodes),
 }
 
-/// Runs `$body` with `$g` bound to the values as a slice of their own width.
+/// Runs `$body` with `$g` bound to the values as a slice of their own width, or to the codes
+/// (which read as values through [`Read`]); `$coded` instead for the codes, when given.
 macro_rules! with_slice {
     ($values:expr, $g:ident => $body:expr) => {
+        $crate::game::heap::values::with_slice!($values, $g => $body, $g => $body)
+    };
+    ($values:expr, $g:ident => $body:expr, $c:ident => $coded:expr) => {
         match $values {
             $crate::game::heap::values::CompactValues::Bytes(v) => {
                 let $g: &[u8] = v;
@@ -36,10 +43,44 @@ macro_rules! with_slice {
                 let $g: &[u32] = v;
                 $body
             }
+            $crate::game::heap::values::CompactValues::Coded(v) => {
+                let $c: &$crate::game::heap::codes::ScanCodes = v;
+                $coded
+            }
         }
     };
 }
 pub(super) use with_slice;
+
+/// Values read heap by heap or in runs: slices of each width, and the codes (decoded).
+pub(super) trait Read {
+    fn at(&self, i: usize) -> u32;
+    /// The values of heaps `from..to`.
+    fn run(&self, from: usize, to: usize) -> impl DoubleEndedIterator<Item = u32> + '_;
+}
+
+impl<T: Cell> Read for [T] {
+    #[inline]
+    fn at(&self, i: usize) -> u32 {
+        self[i].into()
+    }
+
+    #[inline]
+    fn run(&self, from: usize, to: usize) -> impl DoubleEndedIterator<Item = u32> + '_ {
+        self[from..to].iter().map(|&x| x.into())
+    }
+}
+
+impl Read for ScanCodes {
+    #[inline]
+    fn at(&self, i: usize) -> u32 {
+        self.get(i).expect("coded")
+    }
+
+    fn run(&self, from: usize, to: usize) -> impl DoubleEndedIterator<Item = u32> + '_ {
+        (from..to).map(|i| self.at(i))
+    }
+}
 
 impl CompactValues {
     pub fn new() -> CompactValues {
@@ -50,57 +91,74 @@ impl CompactValues {
         with_slice!(self, g => g.len())
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     pub fn get(&self, i: usize) -> Option<u32> {
         match self {
             CompactValues::Bytes(g) => g.get(i).map(|&v| v.into()),
             CompactValues::Halves(g) => g.get(i).map(|&v| v.into()),
             CompactValues::Words(g) => g.get(i).copied(),
+            CompactValues::Coded(c) => c.get(i),
         }
     }
 
-    pub fn push(&mut self, v: u32) {
+    /// Appends `v`, the value of a heap `rare` or not under the codes' mask (for the codes
+    /// alone), widening the storage when it does not hold `v`.
+    pub fn push(&mut self, v: u32, rare: bool) {
         match self {
             CompactValues::Bytes(g) => match u8::try_from(v) {
                 Ok(v) => g.push(v),
                 Err(_) => {
-                    *self = CompactValues::widen(g, v);
-                    self.push(v);
+                    *self = CompactValues::widen(g.iter().map(|&x| x.into()), g.capacity(), v);
+                    self.push(v, rare);
                 }
             },
             CompactValues::Halves(g) => match u16::try_from(v) {
                 Ok(v) => g.push(v),
                 Err(_) => {
-                    *self = CompactValues::widen(g, v);
-                    self.push(v);
+                    *self = CompactValues::widen(g.iter().map(|&x| x.into()), g.capacity(), v);
+                    self.push(v, rare);
                 }
             },
             CompactValues::Words(g) => g.push(v),
+            CompactValues::Coded(c) => {
+                if !c.push(v, rare) {
+                    *self = CompactValues::widen(c.values(), c.capacity(), v);
+                    self.push(v, rare);
+                }
+            }
         }
     }
 
-    /// The values in a wider storage that holds `v`, with the same room for more.
-    fn widen<T: Cell>(g: &Vec<T>, v: u32) -> CompactValues {
-        fn copy<T: Cell, U: Cell>(g: &Vec<T>, to: impl Fn(u32) -> U) -> Vec<U> {
-            let mut wide = Vec::with_capacity(g.capacity());
-            wide.extend(g.iter().map(|&x| to(x.into())));
+    /// The values `g` (`capacity` of them fit) in the narrowest plain storage that holds them
+    /// and `v`, with the same room for more.
+    pub fn widen(g: impl Iterator<Item = u32>, capacity: usize, v: u32) -> CompactValues {
+        fn copy<U>(g: impl Iterator<Item = u32>, capacity: usize, to: impl Fn(u32) -> U) -> Vec<U> {
+            let mut wide = Vec::with_capacity(capacity);
+            wide.extend(g.map(to));
             wide
         }
-        if v <= u16::MAX as u32 {
-            CompactValues::Halves(copy(g, |x| x as u16))
-        } else {
-            CompactValues::Words(copy(g, |x| x))
+        match width_of(v) {
+            1 => CompactValues::Bytes(copy(g, capacity, |x| x as u8)),
+            2 => CompactValues::Halves(copy(g, capacity, |x| x as u16)),
+            _ => CompactValues::Words(copy(g, capacity, |x| x)),
         }
     }
 
-    /// Whether `v` fits the width of the values so far.
+    /// Whether `v` fits the storage of the values so far.
     pub fn holds(&self, v: u32) -> bool {
-        width_of(v) <= self.width()
+        match self {
+            CompactValues::Coded(_) => v < CODED_VALUES,
+            _ => width_of(v) <= self.width(),
+        }
     }
 
     /// The bytes a value takes.
     pub fn width(&self) -> usize {
         match self {
-            CompactValues::Bytes(_) => 1,
+            CompactValues::Bytes(_) | CompactValues::Coded(_) => 1,
             CompactValues::Halves(_) => 2,
             CompactValues::Words(_) => 4,
         }
@@ -117,15 +175,25 @@ impl CompactValues {
             CompactValues::Bytes(g) => g.reserve_exact(more),
             CompactValues::Halves(g) => g.reserve_exact(more),
             CompactValues::Words(g) => g.reserve_exact(more),
+            CompactValues::Coded(c) => c.reserve_exact(more),
         }
     }
 
-    /// The bytes held, spare capacity included.
+    /// The bytes held by the values themselves (a code a byte), spare capacity included.
     pub fn bytes(&self) -> usize {
         match self {
             CompactValues::Bytes(g) => g.capacity(),
             CompactValues::Halves(g) => 2 * g.capacity(),
             CompactValues::Words(g) => 4 * g.capacity(),
+            CompactValues::Coded(c) => c.code_bytes(),
+        }
+    }
+
+    /// The bytes of the tables the codes keep beside them (their rare heaps).
+    pub fn table_bytes(&self) -> usize {
+        match self {
+            CompactValues::Coded(c) => c.bytes() - c.code_bytes(),
+            _ => 0,
         }
     }
 }
@@ -261,25 +329,30 @@ pub(super) fn last_pair(rest: usize, unequal: bool) -> usize {
 }
 
 /// Inserts `g[a] ^ g[rest - a]` for every pair.
-pub(super) fn insert_all_pairs<T: Cell>(g: &[T], rest: usize, unequal: bool, into: &mut ValueSet) {
+pub(super) fn insert_all_pairs<G: Read + ?Sized>(
+    g: &G,
+    rest: usize,
+    unequal: bool,
+    into: &mut ValueSet,
+) {
     let last = last_pair(rest, unequal);
-    let low = &g[1..=last];
-    let high = &g[rest - last..rest];
-    for (&x, &y) in low.iter().zip(high.iter().rev()) {
-        into.insert(x.into() ^ y.into());
+    let low = g.run(1, last + 1);
+    let high = g.run(rest - last, rest);
+    for (x, y) in low.zip(high.rev()) {
+        into.insert(x ^ y);
     }
 }
 
 /// Inserts `g[a] ^ g[b] ^ g[rest - a - b]` for every split `1 <= a <= b <= rest - a - b`: the
 /// pairs `(b, c)` of each `a` are the pairs of `rest - a` with `b >= a`.
-pub(super) fn insert_all_triples<T: Cell>(g: &[T], rest: usize, into: &mut ValueSet) {
+pub(super) fn insert_all_triples<G: Read + ?Sized>(g: &G, rest: usize, into: &mut ValueSet) {
     for a in 1..=rest / 3 {
-        let x = g[a].into();
+        let x = g.at(a);
         let pairs = rest - a;
-        let low = &g[a..=pairs / 2];
-        let high = &g[pairs - pairs / 2..=pairs - a];
-        for (&y, &z) in low.iter().zip(high.iter().rev()) {
-            into.insert(x ^ y.into() ^ z.into());
+        let low = g.run(a, pairs / 2 + 1);
+        let high = g.run(pairs - pairs / 2, pairs - a + 1);
+        for (y, z) in low.zip(high.rev()) {
+            into.insert(x ^ y ^ z);
         }
     }
 }
@@ -305,8 +378,8 @@ fn rare_parts(rare: &[RareHeap], rest: usize, unequal: bool) -> [&[RareHeap]; 2]
 }
 
 /// Inserts `g[r] ^ g[rest - r]` for every rare heap `r` below `rest`.
-pub(super) fn insert_rare_pairs<T: Cell>(
-    g: &[T],
+pub(super) fn insert_rare_pairs<G: Read + ?Sized>(
+    g: &G,
     rare: &[RareHeap],
     rest: usize,
     unequal: bool,
@@ -314,26 +387,26 @@ pub(super) fn insert_rare_pairs<T: Cell>(
 ) {
     for part in rare_parts(rare, rest, unequal) {
         for r in part {
-            into.insert(r.value ^ g[rest - r.heap].into());
+            into.insert(r.value ^ g.at(rest - r.heap));
         }
     }
 }
 
 /// Takes `g[a] ^ g[rest - a]` out of `wanted` for the pairs `a = 1, 2, ...` in turn, until
 /// `missing` (the size of `wanted`) values are found; returns how many are still missing.
-pub(super) fn find_in_pairs<T: Cell>(
-    g: &[T],
+pub(super) fn find_in_pairs<G: Read + ?Sized>(
+    g: &G,
     rest: usize,
     unequal: bool,
     wanted: &mut ValueSet,
     mut missing: u32,
 ) -> u32 {
     let last = last_pair(rest, unequal);
-    let low = &g[1..=last];
-    let high = &g[rest - last..rest];
+    let low = g.run(1, last + 1);
+    let high = g.run(rest - last, rest);
     let words = &mut wanted.words;
-    for (&x, &y) in low.iter().zip(high.iter().rev()) {
-        let v = x.into() ^ y.into();
+    for (x, y) in low.zip(high.rev()) {
+        let v = x ^ y;
         let w = (v >> 6) as usize;
         let bit = 1u64 << (v & 63);
         if let Some(word) = words.get_mut(w) {

@@ -403,7 +403,7 @@ pub(super) mod tests {
                     by_heap.grow(2 * bound);
                     for &(rest, unequal) in &splits {
                         super::super::values::insert_rare_pairs(
-                            &g,
+                            &g[..],
                             &rare,
                             rest,
                             unequal,
@@ -474,7 +474,7 @@ pub(super) mod tests {
                     block.insert_rare_pairs(&g[..n], &rare, &splits, &takes, 1, 512, &mut by_block);
                 let mut by_heap = ValueSet::default();
                 by_heap.grow(1024);
-                super::super::values::insert_rare_pairs(&g, &rare, n, false, &mut by_heap);
+                super::super::values::insert_rare_pairs(&g[..], &rare, n, false, &mut by_heap);
                 let common_mex = |set: &ValueSet| (1..).step_by(2).find(|&v| !set.contains(v));
                 let (mex, true_mex) = (common_mex(&by_block), common_mex(&by_heap));
                 // Below the bound the block is right; a heap whose least missing value is not below
