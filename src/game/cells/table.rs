@@ -5,9 +5,9 @@
 //!
 //! A slot is one `u128`: the region's cells (bits 0 to 103), its width (bits 104 to 110; 0 in
 //! an empty slot, as no region is 0 wide; 64 more for a box kept as a bitboard, since the same
-//! cells are a 2 x 3 bitboard box and a 2 x 9 box kept 2 apart), what is kept (bits 111 to 126): its value, or the
-//! values below 16 it is known not to have (bit v for v), and whether that is its value (bit
-//! 127).
+//! cells are a 2 x 3 bitboard box and a 2 x 9 box kept 2 apart), what is kept (bits 111 to
+//! 126): its value, or the values below 16 it is known not to have (bit v for v), and whether
+//! that is its value (bit 127).
 //! The height is not kept: a region is cropped to its box, so its last row has a cell, and the
 //! height follows from its cells and its width.
 
@@ -336,10 +336,12 @@ impl Table {
     /// Stores a value (below 256: a value is at most the number of cells).
     pub(super) fn insert(&mut self, region: &Region, value: u32) {
         assert!(value <= 128, "a value of at most 128");
-        if !matches!(self.known(region), Known::Value(_)) {
-            self.values += 1;
-        }
-        self.change(region, |_| EXACT | value);
+        let mut new = true;
+        self.change(region, |was| {
+            new = was.is_none_or(|kept| kept & EXACT == 0);
+            EXACT | value
+        });
+        self.values += usize::from(new);
     }
 
     fn change(&mut self, region: &Region, change: impl FnOnce(Option<Kept>) -> Kept) {
