@@ -482,7 +482,7 @@ impl HeapSequence {
 
     fn push(&mut self, v: u32) {
         let n = self.values.len();
-        let rare = n >= 1 && self.mask != 0 && self.is_rare(v);
+        let rare = self.next_is_rare(v);
         if self.codes_take(v) {
             self.code_if_served(0, v);
         }
@@ -493,12 +493,9 @@ impl HeapSequence {
         self.histogram[v as usize] += 1;
         if rare {
             self.rare.push(RareHeap { heap: n, value: v });
-            if let CompactValues::Coded(c) = &self.values {
-                if !self.codes_serve() {
-                    // A rare heap past the others: the codes do not answer near it.
-                    let largest = self.bound as u32 - 1;
-                    self.values = CompactValues::widen(c.values(), c.capacity(), largest);
-                }
+            if matches!(self.values, CompactValues::Coded(_)) && !self.codes_serve() {
+                // A rare heap past the others: the codes do not answer near it.
+                self.uncode();
             }
         }
     }
@@ -506,7 +503,7 @@ impl HeapSequence {
     /// The bytes a value takes once `v` is stored, when storing it copies the values into a
     /// wider plain storage (past the codes' values, or a rare heap where they do not serve).
     fn widens(&self, v: u32) -> Option<usize> {
-        let rare = self.mask != 0 && self.is_rare(v) && !self.values.is_empty();
+        let rare = self.next_is_rare(v);
         let width = match &self.values {
             CompactValues::Coded(_) if v >= codes::CODED_VALUES => values::width_of(v),
             CompactValues::Coded(_) if rare && !self.code_near_rare => {
@@ -522,7 +519,7 @@ impl HeapSequence {
     /// than by widening them to two bytes: not when its heap is rare, where the codes would not
     /// serve (Grundy's game's first 256, at heap 7,250,049, is rare under its mask then).
     fn codes_take(&self, v: u32) -> bool {
-        let rare = self.mask != 0 && self.is_rare(v) && !self.values.is_empty();
+        let rare = self.next_is_rare(v);
         matches!(self.values, CompactValues::Bytes(_))
             && (self.code_from..codes::CODED_VALUES).contains(&v)
             && (self.code_near_rare || !rare)
@@ -545,6 +542,19 @@ impl HeapSequence {
             None => true,
         };
         self.code_near_rare || past_rare
+    }
+
+    /// Whether `v`, the value of the next heap, is rare under the mask (heap 0 never is).
+    fn next_is_rare(&self, v: u32) -> bool {
+        !self.values.is_empty() && self.mask != 0 && self.is_rare(v)
+    }
+
+    /// Coded values back as plain values, in the narrowest storage that holds them all.
+    fn uncode(&mut self) {
+        if let CompactValues::Coded(c) = &self.values {
+            let largest = self.bound as u32 - 1;
+            self.values = CompactValues::widen(c.values(), c.capacity(), largest);
+        }
     }
 
     /// Codes the values (with room for `more`) when the codes serve and the values are plain,
@@ -889,11 +899,8 @@ impl HeapSequence {
                 }
             }
         }
-        if let CompactValues::Coded(c) = &self.values {
-            // The codes of the old mask, decoded, then coded again if the new one codes them.
-            let largest = self.bound as u32 - 1;
-            self.values = CompactValues::widen(c.values(), c.capacity(), largest);
-        }
+        // The codes of the old mask, decoded, then coded again if the new one codes them.
+        self.uncode();
         self.code_if_served(0, 0);
     }
 }
